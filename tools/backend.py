@@ -1,0 +1,143 @@
+"""The one interface every calendar backend implements (local SQLite, Google, the test fake).
+
+The journal only needs `snapshot` and `restore` on top of the ordinary operations, so rollback
+works the same way on every backend: a snapshot is the backend's own stored record of one event
+(or the fact that it did not exist), and `restore` puts exactly that back under a version check.
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tools.events import CalendarInfo, Event
+
+
+class CalendarError(Exception):
+    """A backend operation failed in a way the model or the person should hear about."""
+
+
+class EventNotFound(CalendarError):
+    def __init__(self, event_id: str) -> None:
+        super().__init__(f"event {event_id!r} not found")
+        self.event_id = event_id
+
+
+class VersionConflict(CalendarError):
+    """Someone else changed the event since we read it: we keep their change."""
+
+    def __init__(self, event_id: str, expected: str | None, actual: str | None) -> None:
+        super().__init__(
+            f"event {event_id!r} was changed by someone else (version {actual}, expected {expected})"
+        )
+        self.event_id = event_id
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The stored state of one event at one moment, in the backend's own terms.
+
+    `record` is JSON-serializable and opaque to everyone but the backend that made it; `None`
+    means the event did not exist (or was cancelled) then.
+    """
+
+    calendar_id: str
+    event_id: str
+    record: dict[str, Any] | None
+    version: str | None
+
+    @property
+    def exists(self) -> bool:
+        return self.record is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"calendar_id": self.calendar_id, "event_id": self.event_id,
+                "record": self.record, "version": self.version}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Snapshot":
+        return cls(data["calendar_id"], data["event_id"], data.get("record"), data.get("version"))
+
+
+@dataclass
+class EventPatch:
+    """The fields an update names; everything left out stays as it is."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.fields)
+
+
+class CalendarBackend(abc.ABC):
+    """List a range, get, create, patch, delete, and snapshot/restore for the journal."""
+
+    name: str = "abstract"
+
+    @abc.abstractmethod
+    def calendars(self) -> list[CalendarInfo]: ...
+
+    @abc.abstractmethod
+    def primary_calendar_id(self) -> str: ...
+
+    @abc.abstractmethod
+    def list_events(self, calendar_id: str, start: datetime, end: datetime,
+                    query: str | None = None) -> list[Event]:
+        """Events (recurring series expanded into occurrences) overlapping [start, end)."""
+
+    @abc.abstractmethod
+    def get_event(self, calendar_id: str, event_id: str) -> Event | None:
+        """The event or occurrence with this id, or None when it does not exist or was cancelled."""
+
+    @abc.abstractmethod
+    def new_event_id(self) -> str:
+        """An id chosen before the create, so the journal can name the event before it exists."""
+
+    @abc.abstractmethod
+    def create_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None,
+                     send_updates: bool = False) -> Event:
+        """Create `event` under `event.id`; retried safely (a second create of the same id by the
+        same turn returns the first one instead of a duplicate)."""
+
+    @abc.abstractmethod
+    def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
+                    if_match: str | None = None, send_updates: bool = False) -> Event:
+        """Change only the fields in `patch`; `if_match` guards against a concurrent edit."""
+
+    @abc.abstractmethod
+    def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
+                     send_updates: bool = False) -> None: ...
+
+    @abc.abstractmethod
+    def snapshot(self, calendar_id: str, event_id: str) -> Snapshot: ...
+
+    @abc.abstractmethod
+    def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
+        """Put `snapshot` back when the event's current version is `expected_version`
+        (None: "must not exist now" is not required; any state may be replaced). Raises
+        VersionConflict otherwise. Returns the snapshot read back after the restore."""
+
+    def id_problem(self, event_id: str) -> str | None:
+        """Why `event_id` cannot be an id of this backend, or None when it can."""
+        return None if event_id else "empty id"
+
+    @staticmethod
+    def same_content(a: Snapshot, b: Snapshot) -> bool:
+        """Whether two snapshots hold the same event, versions and server stamps aside."""
+        return strip_volatile(a.record) == strip_volatile(b.record)
+
+    def close(self) -> None:  # pragma: no cover - default no-op
+        return None
+
+
+VOLATILE_KEYS = frozenset({"version", "etag", "updated", "sequence", "htmlLink", "iCalUID",
+                           "created", "kind", "creator", "organizer", "reminders"})
+
+
+def strip_volatile(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    return {k: v for k, v in record.items() if k not in VOLATILE_KEYS}

@@ -1,0 +1,223 @@
+"""The typed event model (CONTRACT section 2) and its serializers.
+
+Kept apart from any backend so that the local store, the Google backend, the tools and the guard
+all speak one `Event`; serializers live here rather than in a service, as gcsa does.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+UTC = timezone.utc
+
+
+class EventFieldError(ValueError):
+    """A field of an event or a tool input is wrong; `field` names it for the model and the person."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(f"{field_name}: {message}")
+        self.field = field_name
+        self.message = message
+
+
+def zone(name: str) -> ZoneInfo:
+    """A ZoneInfo or a clear error: an unknown zone must never silently become UTC."""
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise EventFieldError("timezone", f"unknown time zone {name!r}") from None
+
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_when(value: Any, tz: ZoneInfo, field_name: str) -> date | datetime:
+    """Read a contract date or datetime: `YYYY-MM-DD`, RFC 3339 with offset, or naive local time.
+
+    A naive datetime means wall time in `tz`; an offset is kept as the instant it names and then
+    shown in `tz`, so a correct time written in UTC stays the same instant.
+    """
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise EventFieldError(field_name, f"expected an ISO 8601 date or datetime, got {value!r}")
+    text = value.strip()
+    try:
+        if _DATE_RE.match(text):
+            return date.fromisoformat(text)
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise EventFieldError(field_name, f"not an ISO 8601 date or datetime: {value!r}") from None
+    if parsed.tzinfo is None:
+        return parsed.replace(tzinfo=tz)
+    return parsed.astimezone(tz)
+
+
+def format_when(value: date | datetime) -> str:
+    """RFC 3339 with the offset in force, or `YYYY-MM-DD` for a date."""
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="seconds")
+    return value.isoformat()
+
+
+def local_start_of(value: date | datetime, tz: ZoneInfo) -> datetime:
+    """The instant an event boundary stands for (midnight in `tz` for a date)."""
+    if isinstance(value, datetime):
+        return value
+    return datetime.combine(value, time(0), tzinfo=tz)
+
+
+def normalize_recurrence(value: Any) -> list[str] | None:
+    """Recurrence as a list of RFC 5545 lines (`RRULE:...`, `EXDATE:...`), the way Google keeps it.
+
+    Accepts one string or a list; a bare `FREQ=...` gets its `RRULE:` prefix.
+    """
+    if value in (None, "", []):
+        return None
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+        raise EventFieldError("recurrence", "expected an RRULE string or a list of them")
+    lines: list[str] = []
+    for item in items:
+        for line in item.strip().splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            if line.upper().startswith("FREQ="):
+                line = "RRULE:" + line
+            if not re.match(r"^(RRULE|EXDATE|RDATE|EXRULE)[:;]", line, re.I):
+                raise EventFieldError("recurrence", f"not an RRULE/EXDATE line: {line!r}")
+            lines.append(line)
+    return lines or None
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event or one occurrence of a recurring event, as tools take and return it."""
+
+    id: str
+    title: str
+    start: date | datetime
+    end: date | datetime
+    all_day: bool = False
+    timezone: str = "UTC"
+    location: str | None = None
+    description: str | None = None
+    attendees: tuple[str, ...] = ()
+    recurrence: tuple[str, ...] | None = None
+    calendar_id: str = "primary"
+    version: str = ""
+    recurring_event_id: str | None = None
+    original_start: date | datetime | None = None
+    status: str = "confirmed"
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return zone(self.timezone)
+
+    @property
+    def start_instant(self) -> datetime:
+        return local_start_of(self.start, self.zone)
+
+    @property
+    def end_instant(self) -> datetime:
+        return local_start_of(self.end, self.zone)
+
+    @property
+    def duration(self) -> timedelta:
+        return self.end_instant - self.start_instant
+
+    @property
+    def is_recurring_series(self) -> bool:
+        return bool(self.recurrence) and self.recurring_event_id is None
+
+    def to_contract(self) -> dict[str, Any]:
+        """The CONTRACT section 2 shape (plus optional `calendar_id`/`recurring_event_id`)."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "start": format_when(self.start),
+            "end": format_when(self.end),
+            "all_day": self.all_day,
+            "timezone": self.timezone,
+            "location": self.location,
+            "description": self.description,
+            "attendees": list(self.attendees),
+            "recurrence": list(self.recurrence) if self.recurrence else None,
+        }
+        if self.recurring_event_id:
+            data["recurring_event_id"] = self.recurring_event_id
+        return data
+
+    def with_changes(self, **changes: Any) -> "Event":
+        return replace(self, **changes)
+
+
+def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str = "primary") -> Event:
+    """Build an Event from the contract shape (sample calendars, guard cases, replay scenarios)."""
+    tz_name = data.get("timezone") or default_tz
+    tz = zone(tz_name)
+    if "start" not in data:
+        raise EventFieldError("start", "missing")
+    start = parse_when(data["start"], tz, "start")
+    all_day = bool(data.get("all_day")) or (isinstance(start, date) and not isinstance(start, datetime))
+    end_raw = data.get("end")
+    if end_raw is None:
+        end: date | datetime = start + timedelta(days=1) if all_day else start + timedelta(hours=1)
+    else:
+        end = parse_when(end_raw, tz, "end")
+    if all_day:
+        start, end = as_date(start), as_date(end)
+    attendees = data.get("attendees") or []
+    return Event(
+        id=str(data.get("id") or ""),
+        title=str(data.get("title") or ""),
+        start=start,
+        end=end,
+        all_day=all_day,
+        timezone=tz_name,
+        location=data.get("location"),
+        description=data.get("description"),
+        attendees=tuple(str(a) for a in attendees),
+        recurrence=tuple(normalize_recurrence(data.get("recurrence")) or ()) or None,
+        calendar_id=str(data.get("calendar_id") or calendar_id),
+        recurring_event_id=data.get("recurring_event_id"),
+    )
+
+
+def as_date(value: date | datetime) -> date:
+    return value.date() if isinstance(value, datetime) else value
+
+
+@dataclass(frozen=True)
+class EventCard:
+    """What the app shows for one event a tool created, changed or removed."""
+
+    action: str  # "created" | "updated" | "deleted"
+    after: Event | None
+    before: Event | None = None
+
+    @property
+    def event(self) -> Event:
+        return self.after or self.before  # type: ignore[return-value]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "before": self.before.to_contract() if self.before else None,
+            "after": self.after.to_contract() if self.after else None,
+        }
+
+
+@dataclass(frozen=True)
+class CalendarInfo:
+    id: str
+    name: str
+    primary: bool = False
+    timezone: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
