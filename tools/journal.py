@@ -181,10 +181,13 @@ class Journal:
                 session.commit()
 
     def entries(self, turn_id: str, attempt: int | None = None,
-                states: tuple[str, ...] = ("pending", "done")) -> list[JournalEntry]:
+                states: tuple[str, ...] = ("pending", "done"),
+                ids: list[int] | None = None) -> list[JournalEntry]:
         with Session(self.engine) as session:
             stmt = select(JournalEntry).where(JournalEntry.turn_id == turn_id,
                                               JournalEntry.state.in_(states))  # type: ignore[attr-defined]
+            if ids is not None:
+                stmt = stmt.where(JournalEntry.id.in_(ids))  # type: ignore[union-attr]
             if attempt is not None:
                 stmt = stmt.where(JournalEntry.attempt == attempt)
             rows = session.exec(stmt.order_by(JournalEntry.id)).scalars().all()  # type: ignore[call-overload]
@@ -194,8 +197,14 @@ class Journal:
     # ------------------------------------------------------------ rollback
     def rollback(self, turn_id: str, attempt: int | None = None) -> RollbackReport:
         """Undo the turn's (or one attempt's) writes, newest first, touching nothing else."""
+        report = self.rollback_entries(turn_id, self.entries(turn_id, attempt))
+        if attempt is None:
+            self.close_turn(turn_id, "rolled_back")
+        return report
+
+    def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
+        """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call)."""
         report = RollbackReport(turn_id)
-        entries = self.entries(turn_id, attempt)
         by_event: dict[tuple[str, str], list[JournalEntry]] = {}
         for entry in entries:
             by_event.setdefault((entry.calendar_id, entry.event_id), []).append(entry)
@@ -215,8 +224,6 @@ class Journal:
                 report.conflicts.append(Conflict(event_id, outcome[1]))
             elif outcome[0] == "failed":
                 report.failures.append(Conflict(event_id, outcome[1]))
-        if attempt is None:
-            self.close_turn(turn_id, "rolled_back")
         return report
 
     def _undo_event(self, calendar_id: str, event_id: str, pre: Snapshot,

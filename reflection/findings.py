@@ -1,0 +1,100 @@
+"""The guard's vocabulary: a `Finding` (what is wrong, how badly, who said so) and a `Verdict`.
+
+Severity carries the whole decision: an `error` means the outcome is wrong and the attempt is
+rolled back; a `warning` means the process was imperfect but the outcome stands (CONTRACT 5).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+FINDING_TYPES = ("date", "time", "timezone", "event_id", "location", "process", "ambiguity",
+                 "reflection_unavailable", "other")
+SEVERITIES = ("error", "warning")
+CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    type: str
+    severity: str
+    issue: str
+    correction: str = ""
+    source: str = "symbolic"  # symbolic | llm
+    call_index: int | None = None  # which guarded call it concerns, when known
+    phrase: str | None = None  # the person's words it concerns ("next Friday", "home")
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"type": self.type, "severity": self.severity, "source": self.source,
+                "issue": self.issue, "correction": self.correction}
+        if self.call_index is not None:
+            data["call_index"] = self.call_index
+        if self.phrase:
+            data["phrase"] = self.phrase
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Finding":
+        return cls(type=data["type"], severity=data["severity"], issue=data["issue"],
+                   correction=data.get("correction") or "", source=data.get("source", "symbolic"),
+                   call_index=data.get("call_index"), phrase=data.get("phrase"))
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something computed in code that the reflection model may not contradict."""
+
+    kind: str  # weekday | relation | reading | event | place | id
+    subject: str
+    statement: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Verdict:
+    findings: list[Finding] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    llm_needed: bool = False
+    llm_used: bool = False
+    llm_confidence: str | None = None  # what a reflection answer stated, if any
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.is_error for f in self.findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.is_error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if not f.is_error]
+
+    @property
+    def confidence(self) -> str:
+        if not self.valid:
+            level = "low"
+        elif self.warnings:
+            level = "medium"
+        else:
+            level = "high"
+        if self.llm_used and self.llm_confidence in CONFIDENCE_ORDER:
+            if CONFIDENCE_ORDER[self.llm_confidence] < CONFIDENCE_ORDER[level]:
+                level = self.llm_confidence
+        return level
+
+    def to_json(self, case_id: Any = None) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if case_id is not None:
+            data["id"] = case_id
+        data.update({"valid": self.valid, "confidence": self.confidence,
+                     "llm_needed": self.llm_needed, "llm_used": self.llm_used,
+                     "findings": [f.to_json() for f in self.findings]})
+        return data

@@ -1,0 +1,83 @@
+"""What a tool call runs with, and what it gives back.
+
+`ToolResult` carries two views of one outcome: compact text for the model and structured event
+cards for the app, plus `data`, the contract's `result` shape that the guard judges.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from tools.backend import CalendarBackend
+from tools.events import EventCard, zone
+from tools.journal import Journal
+from tools.locations import LocationService
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A destructive request put to the person before it runs."""
+
+    tool: str
+    summary: str
+    reasons: tuple[str, ...]
+
+
+ConfirmCallback = Callable[[Confirmation], bool]
+DateCalculator = Callable[[str, str | None], dict[str, Any]]
+
+
+def grant_all(_: Confirmation) -> bool:
+    """The default of non-interactive commands: the person already said what to do."""
+    return True
+
+
+@dataclass
+class ToolResult:
+    text: str
+    is_error: bool = False
+    cards: list[EventCard] = field(default_factory=list)
+    data: Any = None
+
+    @classmethod
+    def error(cls, message: str) -> "ToolResult":
+        return cls(text=f"Error: {message}", is_error=True, data={"error": message})
+
+
+@dataclass
+class ToolCall:
+    """One tool_use block and, once run, its result."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+    result: ToolResult | None = None
+
+    def to_case(self) -> dict[str, Any]:
+        """The CONTRACT section 5 `tool_calls` item (name, input, result)."""
+        item: dict[str, Any] = {"name": self.name, "input": self.input}
+        if self.result is not None and self.result.data is not None:
+            item["result"] = self.result.data
+        return item
+
+
+@dataclass
+class ToolContext:
+    """Everything a handler may touch, so handlers stay plain functions."""
+
+    backend: CalendarBackend
+    journal: Journal | None
+    calendar_id: str
+    timezone: str
+    locations: LocationService
+    turn_id: str = "adhoc"
+    attempt: int = 1
+    confirm: ConfirmCallback = grant_all
+    calculate: DateCalculator | None = None
+    now: Callable[[], datetime] | None = None
+    deleted_in_turn: int = 0
+    created_in_turn: set[str] = field(default_factory=set)
+
+    def current_time(self) -> datetime:
+        return self.now() if self.now else datetime.now(zone(self.timezone))
