@@ -1,0 +1,305 @@
+"""The guarded turn: tool loop, guard, exact rollback, one retry, confidence.
+
+A turn runs an attempt (the model calls tools until it stops asking, bounded by rounds and a token
+budget), then the guard judges the attempt's guarded calls against the person's own message. On
+an error in the first attempt its writes are rolled back through the journal, the whole failed
+exchange is left out of the history, a correction names what was wrong, and the model tries once
+more. The second attempt is judged without rollback; its verdict sets the confidence.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime
+from typing import Any, Callable
+
+from assistant.history import History
+from assistant.model_client import ModelClient, ModelError
+from assistant.prompts import correction_message, system_prompt
+from assistant.records import TurnRecorder
+from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport, Usage
+from assistant.services import Services
+from reflection.case import GuardCall, GuardCase
+from reflection.guard import GUARD_VERSION, Guard
+from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
+from tools.definitions import GUARDED_TOOLS, WRITE_TOOLS
+from tools.events import Event, zone
+from tools.journal import RollbackReport
+from tools.registry import ToolRegistry, tool_definitions
+
+STATUS_BY_TOOL = {
+    "list_events": "reading the calendar…",
+    "calculate_datetime": "working out the date…",
+    "create_calendar_event": "updating the calendar…",
+    "update_calendar_event": "updating the calendar…",
+    "bulk_update_calendar_events": "updating the calendar…",
+    "delete_calendar_event": "updating the calendar…",
+    "get_location_info": "looking up the place…",
+    "get_location_suggestions": "looking up the place…",
+}
+
+
+class Agent:
+    def __init__(self, services: Services, model: ModelClient, *, history: History, guard: Guard,
+                 recorder: TurnRecorder | None = None, confirm: ConfirmCallback = grant_all,
+                 now: Callable[[], datetime] | None = None, calculate: DateCalculator | None = None,
+                 lessons: Any = None, summarize_lessons: bool = True) -> None:
+        self.services = services
+        self.settings = services.settings
+        self.model = model
+        self.history = history
+        self.guard = guard
+        self.recorder = recorder
+        self.confirm = confirm
+        self._now = now
+        self.calculate = calculate
+        self.lessons = lessons
+        self.summarize_lessons = summarize_lessons
+        self.tools = tool_definitions()
+        self.current_attempt = 0
+
+    # ------------------------------------------------------------------ helpers
+    def now(self) -> datetime:
+        tz = zone(self.settings.timezone)
+        return self._now().astimezone(tz) if self._now else datetime.now(tz)
+
+    def agenda(self, days: int = 7) -> list[Event]:
+        from datetime import time as dtime, timedelta
+
+        tz = zone(self.settings.timezone)
+        start = datetime.combine(self.now().date(), dtime(0), tzinfo=tz)
+        return self.services.backend.list_events(self.services.calendar_id, start,
+                                                 start + timedelta(days=days))
+
+    def history_for_display(self) -> list[tuple[str, str]]:
+        return self.history.for_display()
+
+    def undo_last(self) -> RollbackReport | None:
+        turn = self.services.journal.last_committed_turn()
+        return self.services.journal.rollback(turn) if turn else None
+
+    # ------------------------------------------------------------------ the turn
+    def run_turn(self, message: str, observer: TurnObserver | None = None) -> TurnReport:
+        observer = observer or NullObserver()
+        started = time.perf_counter()
+        turn_id = uuid.uuid4().hex[:16]
+        report = TurnReport(turn_id, message)
+        journal = self.services.journal
+        journal.open_turn(turn_id)
+        observations = self._surface_lessons(message, report)
+        system = system_prompt(self.settings, self.now(), self.services, observations)
+        base = self.history.context(self.settings.context_token_budget)
+        person = {"role": "user", "content": message}
+        final_exchange: list[dict[str, Any]] = []
+        try:
+            first, exchange = self._attempt(1, system, base + [person], observer, report)
+            report.attempts.append(first)
+            final_exchange = exchange
+            self._judge(turn_id, first, message, observer)
+            if first.verdict is not None and not first.verdict.valid:
+                observer.on_draft_discarded()
+                observer.on_status("correcting…")
+                first.rollback = journal.rollback(turn_id, attempt=1)
+                correction = {"role": "user", "content": correction_message(first, message)}
+                second, exchange = self._attempt(2, system, base + [person, correction], observer, report)
+                report.attempts.append(second)
+                final_exchange = exchange
+                self._judge(turn_id, second, message, observer)
+        except ModelError as exc:
+            # An attempt cut off by the model service was never judged: take its writes back.
+            undo = journal.rollback(turn_id)
+            report.error = str(exc) + (" Nothing was changed." if not undo.conflicts else
+                                       " " + undo.summary())
+            if report.attempts and report.attempts[-1].rollback is None and undo.restored:
+                report.attempts[-1].rollback = undo
+            final_exchange = []
+        report.reply = self._reply(report)
+        journal.close_turn(turn_id, "committed" if report.error is None else "rolled_back")
+        if report.error is None:
+            self.history.append([person] + final_exchange, turn_id)
+        report.latency_ms = (time.perf_counter() - started) * 1000
+        if self.recorder is not None:
+            self.recorder.record(report)
+        self._learn(report)
+        return report
+
+    def _attempt(self, number: int, system: list[str], messages: list[dict[str, Any]],
+                 observer: TurnObserver, report: TurnReport) -> tuple[Attempt, list[dict[str, Any]]]:
+        attempt = Attempt(number)
+        self.current_attempt = number
+        ctx = ToolContext(backend=self.services.backend, journal=self.services.journal,
+                          calendar_id=self.services.calendar_id, timezone=self.settings.timezone,
+                          locations=self.services.locations, turn_id=report.turn_id, attempt=number,
+                          confirm=self.confirm, calculate=self.calculate, now=self.now)
+        registry = ToolRegistry(ctx)
+        convo = list(messages)
+        exchange: list[dict[str, Any]] = []
+        wrote = False
+        spent_before = sum(a.main_usage.total for a in report.attempts)
+        for round_number in range(self.settings.max_rounds + 1):
+            if round_number == self.settings.max_rounds:
+                attempt.stopped = f"stopped after {self.settings.max_rounds} rounds of tool calls"
+                break
+            spent = spent_before + attempt.main_usage.total
+            if spent >= self.settings.turn_token_budget:
+                attempt.stopped = (f"stopped: this request used its token budget "
+                                   f"({spent} of {self.settings.turn_token_budget} tokens)")
+                break
+            observer.on_status("thinking…" if number == 1 else "correcting…")
+            response = self.model.stream(
+                system=system, messages=convo, tools=self.tools,
+                on_text=None if wrote else observer.on_text_delta,
+                on_tool_start=observer.on_draft_discarded)
+            attempt.main_usage.add(response.usage)
+            attempt.stop_reason = response.stop_reason
+            if response.stop_reason in ("refusal", "max_tokens"):
+                # Never run the tool calls of a response that was cut off or refused.
+                text_blocks = [b for b in response.content if b.get("type") == "text" and b.get("text")]
+                if text_blocks:
+                    exchange.append({"role": "assistant", "content": text_blocks})
+                attempt.reply = response.text
+                attempt.stopped = ("the model declined this request" if response.stop_reason == "refusal"
+                                   else "the answer was cut off before it finished")
+                skipped = len(response.tool_uses)
+                if skipped:
+                    attempt.stopped += f"; its {skipped} tool call(s) were not run"
+                break
+            exchange.append({"role": "assistant", "content": response.content})
+            convo.append(exchange[-1])
+            if response.stop_reason != "tool_use" or not response.tool_uses:
+                attempt.reply = response.text
+                break
+            calls = [ToolCall(b["id"], b["name"], b.get("input") or {}) for b in response.tool_uses]
+            observer.on_status(STATUS_BY_TOOL.get(calls[0].name, "working…"))
+            registry.run_batch(calls)
+            attempt.calls.extend(calls)
+            if any(c.name in WRITE_TOOLS and c.result and not c.result.is_error for c in calls):
+                wrote = True
+            results = {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": c.id, "content": c.result.text if c.result else "",
+                 **({"is_error": True} if c.result and c.result.is_error else {})} for c in calls]}
+            exchange.append(results)
+            convo.append(results)
+        if attempt.stopped and not attempt.reply:
+            exchange.append({"role": "assistant", "content": [{"type": "text", "text": f"({attempt.stopped})"}]})
+        return attempt, exchange
+
+    # ------------------------------------------------------------------ guard
+    def guard_case(self, turn_id: str, attempt: Attempt, message: str) -> GuardCase:
+        """The attempt as the guard sees it: the calendar as it was before the turn."""
+        from datetime import timedelta
+
+        now = self.now()
+        backend, cal_id = self.services.backend, self.services.calendar_id
+        events: dict[str, Event] = {e.id: e for e in backend.list_events(
+            cal_id, now - timedelta(days=14), now + timedelta(days=120))}
+        wanted = set()
+        for call in attempt.calls:
+            items = call.input.get("updates") if call.name == "bulk_update_calendar_events" else [call.input]
+            for item in items or []:
+                if isinstance(item, dict) and item.get("event_id"):
+                    wanted.add(str(item["event_id"]))
+        for event in list(events.values()):
+            if event.recurring_event_id:
+                wanted.add(event.recurring_event_id)
+        for event_id in wanted - set(events):
+            found = backend.get_event(cal_id, event_id)
+            if found is not None:
+                events[event_id] = found
+        pre = self._pre_images(turn_id, attempt)
+        for event_id, before in pre.items():
+            if before is None:
+                events.pop(event_id, None)
+            else:
+                events[event_id] = before
+        calls = [GuardCall(c.name, c.input, c.result.data if c.result else None) for c in attempt.calls]
+        return GuardCase(user_message=message, now=now, timezone=self.settings.timezone,
+                         home_address=self.settings.home_address, calendar=list(events.values()),
+                         tool_calls=calls, backend=backend.name, places=dict(self.settings.places))
+
+    def _pre_images(self, turn_id: str, attempt: Attempt) -> dict[str, Event | None]:
+        import json
+
+        from tools.events import event_from_contract
+
+        out: dict[str, Event | None] = {}
+        for entry in self.services.journal.entries(turn_id, attempt.number,
+                                                   states=("pending", "done", "rolled_back", "conflict")):
+            if entry.event_id in out:
+                continue
+            if entry.pre_event:
+                data = json.loads(entry.pre_event)
+                out[entry.event_id] = event_from_contract(data, data.get("timezone") or self.settings.timezone)
+            else:
+                out[entry.event_id] = None
+        return out
+
+    def _judge(self, turn_id: str, attempt: Attempt, message: str, observer: TurnObserver) -> None:
+        if not any(c.name in GUARDED_TOOLS for c in attempt.calls):
+            return
+        observer.on_status("checking the change…")
+        started = time.perf_counter()
+        case = self.guard_case(turn_id, attempt, message)
+        model_seconds = 0.0
+        usage = attempt.reflection_usage
+
+        def timed_reflect(system: str, prompt: str, schema: dict[str, Any]) -> str:
+            nonlocal model_seconds
+            t0 = time.perf_counter()
+            try:
+                return self.model.reflect(system, prompt, schema, usage_sink=usage)
+            finally:
+                model_seconds += time.perf_counter() - t0
+
+        self.guard.reflect = timed_reflect
+        run = self.guard.judge(case)
+        attempt.verdict = run.verdict
+        attempt.guard_ms = (time.perf_counter() - started - model_seconds) * 1000
+
+    # ------------------------------------------------------------------ reply, lessons
+    def _reply(self, report: TurnReport) -> str:
+        final = report.final
+        if report.error:
+            return report.error
+        text = (final.reply if final else "") or ""
+        if final and final.stopped and final.stopped not in text:
+            text = (text + "\n\n" if text else "") + f"({final.stopped})"
+        if not text and final and final.cards:
+            text = "Done."
+        if report.conflicts:
+            text += ("\n\nI could not put everything back: " + "; ".join(report.conflicts)
+                     + ". Please check those events.")
+        return text
+
+    def _surface_lessons(self, message: str, report: TurnReport) -> str | None:
+        if self.lessons is None:
+            return None
+        try:
+            selection = self.lessons.select(message, self.now())
+            self.lessons.record_recall(report.turn_id, [l.id for l in selection.surfaced],
+                                       selection.candidates)
+        except Exception:  # noqa: BLE001 - a lesson store problem must never block a turn
+            return None
+        report.lessons_surfaced = [l.id for l in selection.surfaced]
+        report.lesson_candidates = selection.candidates
+        return self.lessons.render_observations(selection.surfaced) if selection.surfaced else None
+
+    def _learn(self, report: TurnReport) -> None:
+        if self.lessons is None or not report.attempts:
+            return
+        findings = []
+        final = report.final
+        if report.corrected and final and final.verdict and final.verdict.valid:
+            first = report.attempts[0]
+            findings += [f for f in (first.verdict.errors if first.verdict else [])]
+        if final and final.verdict:
+            findings += [f for f in final.verdict.warnings if f.type != "reflection_unavailable"]
+        if not findings:
+            return
+        try:
+            self.lessons.learn(report.turn_id, findings, guard_version=GUARD_VERSION, when=self.now())
+            if self.summarize_lessons:
+                self.lessons.maybe_summarize(lambda prompt: self.model.summarize(prompt))
+        except Exception:  # noqa: BLE001 - learning is best effort; the turn already stands
+            return
+

@@ -1,0 +1,48 @@
+"""Assembles an `Agent` from settings: the one recipe the TUI, `replay` and the tests share."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from assistant.agent import Agent
+from assistant.date_tool import date_calculator
+from assistant.history import History
+from assistant.model_client import ModelClient
+from assistant.records import TurnRecorder
+from assistant.services import Services, build_services
+from assistant.settings import Settings
+from reflection.guard import Guard
+from tools.backend import CalendarBackend
+from tools.context import ConfirmCallback, grant_all
+from tools.events import zone
+from tools.store import sqlite_engine
+
+
+def open_lessons(settings: Settings):  # type: ignore[no-untyped-def]
+    """The lesson store, or None when it cannot be opened (lessons never block a turn)."""
+    try:
+        from reflection.lessons import LessonStore
+    except ImportError:
+        return None
+    return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
+                       min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced,
+                       constitution_every=settings.constitution_every)
+
+
+def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
+                now: Callable[[], datetime] | None = None, backend: CalendarBackend | None = None,
+                base_url: str | None = None, reflection_mode: str | None = None,
+                services: Services | None = None, history_kind: str = "chat",
+                resume: bool = True, lessons: bool = True, summarize_lessons: bool = True,
+                max_retries: int = 2) -> Agent:
+    services = services or build_services(settings, backend=backend)
+    state = sqlite_engine(settings.state_db)
+    model = ModelClient(settings, base_url=base_url, max_retries=max_retries)
+    mode = reflection_mode or settings.reflection_mode
+    guard = Guard(mode=mode, votes=settings.reflection_votes)
+    clock = now or (lambda: datetime.now(zone(settings.timezone)))
+    return Agent(services, model, history=History(state, kind=history_kind, resume=resume),
+                 guard=guard, recorder=TurnRecorder(state), confirm=confirm, now=clock,
+                 calculate=date_calculator(settings.timezone, clock),
+                 lessons=open_lessons(settings) if lessons else None,
+                 summarize_lessons=summarize_lessons)

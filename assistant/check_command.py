@@ -1,0 +1,64 @@
+"""`calendar-assistant check FILE`: the guard over guard cases, one verdict a line (CONTRACT 5).
+
+A bad line gives `{"id", "error"}` and the others are still checked; the exit code is 0 whenever
+the file could be read. With `llm_reflection` in a case, that recorded answer is replayed through
+the same parsing and filters as a live call; `--llm` makes live calls for the other cases.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+from reflection.case import CaseError, case_from_json
+from reflection.guard import Guard
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if line.strip():
+                    yield number, line
+    except (OSError, UnicodeDecodeError) as exc:
+        from assistant.cli import fail
+
+        fail(f"{path}: {exc}")
+
+
+def verdict_line(guard: Guard, number: int, line: str) -> dict[str, Any]:
+    try:
+        data = json.loads(line)
+    except ValueError as exc:
+        return {"id": None, "error": f"line {number}: not JSON ({exc.msg})"}
+    case_id = data.get("id") if isinstance(data, dict) else None
+    try:
+        case = case_from_json(data)
+        if case.has_llm_reflection:
+            run = guard.judge(case, replayed=case.llm_reflection)
+        else:
+            run = guard.judge(case)
+    except CaseError as exc:
+        return {"id": case_id, "error": f"line {number}: {exc}"}
+    except ValueError as exc:  # e.g. an unknown zone inside a phrase the resolver refused
+        return {"id": case_id, "error": f"line {number}: {exc}"}
+    return run.verdict.to_json(case_id)
+
+
+def run(args: argparse.Namespace) -> int:
+    reflect = None
+    mode = "symbolic"
+    if args.llm:
+        from assistant.model_client import reflection_call_from_settings
+        from assistant.settings import load_settings
+
+        reflect = reflection_call_from_settings(load_settings())
+        mode = "auto"
+    guard = Guard(mode=mode, reflect=reflect)
+    lines = list(read_lines(Path(args.file)))
+    for number, line in lines:
+        print(json.dumps(verdict_line(guard, number, line), ensure_ascii=False))
+        sys.stdout.flush()
+    return 0

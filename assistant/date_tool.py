@@ -1,0 +1,53 @@
+"""`calculate_datetime` answered by the resolver, so the model and the guard share one reading of
+every phrase (the tool lives in `tools`, which may not import `reflection`; the app wires it)."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Callable
+
+from reflection.resolver import resolve
+from tools.events import EventFieldError, parse_when, zone
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _say(value: date | datetime) -> str:
+    if isinstance(value, datetime):
+        return f"{WEEKDAYS[value.weekday()]} {value.isoformat(timespec='minutes')}"
+    return f"{WEEKDAYS[value.weekday()]} {value.isoformat()}"
+
+
+def date_calculator(tz_name: str, now: Callable[[], datetime]) -> Callable[[str, str | None], dict[str, Any]]:
+    def calculate(expression: str, reference: str | None) -> dict[str, Any]:
+        base = now()
+        if reference:
+            ref = parse_when(reference, zone(tz_name), "reference")
+            base = ref if isinstance(ref, datetime) else datetime.combine(ref, base.timetz())
+        result = resolve(expression, base, tz_name)
+        data = result.to_json()
+        if not result.expressions:
+            data["text"] = (f"No date or time found in {expression!r} (from {_say(base)}). "
+                            "Ask the person what they mean.")
+            return data
+        lines = [f"From {_say(base)} in {tz_name}:"]
+        for expr in result.expressions:
+            if expr.contradiction:
+                lines.append(f"'{expr.span}': impossible ({expr.contradiction}); ask the person.")
+                continue
+            readings = []
+            for cand in expr.candidates:
+                text = _say(cand.start)
+                if cand.end is not None:
+                    text += f" to {_say(cand.end)}"
+                readings.append(f"{text} ({cand.reading})")
+            label = "AMBIGUOUS, ask which: " if expr.ambiguous else ""
+            lines.append(f"'{expr.span}' = {label}" + " | ".join(readings))
+            if expr.recurrence:
+                lines.append(f"  recurrence: {expr.recurrence}")
+        data["text"] = "\n".join(lines)
+        return data
+
+    return calculate
+
+
+__all__ = ["date_calculator", "EventFieldError"]

@@ -1,0 +1,112 @@
+"""Conversation history that survives restarts, and the slice of it sent with each request.
+
+Messages are stored as the Anthropic message dicts they were sent as. The context sent keeps the
+newest messages within a token budget and always starts at a person's own message, so a
+`tool_result` is never sent without the `tool_use` it answers.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import Field, Session, SQLModel
+
+from tools.store import ensure_tables
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class ConversationRow(SQLModel, table=True):
+    __tablename__ = "conversations"
+    id: str = Field(primary_key=True)
+    started_at: datetime = Field(default_factory=_now)
+    kind: str = "chat"  # chat | replay | demo
+
+
+class MessageRow(SQLModel, table=True):
+    __tablename__ = "messages"
+    id: int | None = Field(default=None, primary_key=True)
+    conversation_id: str = Field(index=True)
+    turn_id: str | None = None
+    role: str
+    content: str  # JSON
+    created_at: datetime = Field(default_factory=_now)
+
+
+def estimate_tokens(message: dict[str, Any]) -> int:
+    """About four characters a token: good enough to keep a budget, and the SDK's count_tokens
+    would cost a request per turn."""
+    return max(1, len(json.dumps(message["content"], ensure_ascii=False)) // 4)
+
+
+def is_person_message(message: dict[str, Any]) -> bool:
+    content = message["content"]
+    if message["role"] != "user":
+        return False
+    if isinstance(content, str):
+        return True
+    return not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+
+
+class History:
+    def __init__(self, engine: Any, conversation_id: str | None = None, kind: str = "chat",
+                 resume: bool = True) -> None:
+        self.engine = engine
+        ensure_tables(engine, ConversationRow, MessageRow)
+        with Session(engine) as session:
+            if conversation_id is None and resume:
+                row = session.exec(select(ConversationRow).where(ConversationRow.kind == kind)  # type: ignore[call-overload]
+                                   .order_by(ConversationRow.started_at.desc())).scalars().first()  # type: ignore[attr-defined]
+                conversation_id = row.id if row else None
+            if conversation_id is None:
+                conversation_id = uuid.uuid4().hex
+            if session.get(ConversationRow, conversation_id) is None:
+                session.add(ConversationRow(id=conversation_id, kind=kind))
+                session.commit()
+        self.conversation_id = conversation_id
+
+    def messages(self) -> list[dict[str, Any]]:
+        with Session(self.engine) as session:
+            rows = session.exec(select(MessageRow).where(  # type: ignore[call-overload]
+                MessageRow.conversation_id == self.conversation_id).order_by(MessageRow.id)).scalars().all()
+            return [{"role": r.role, "content": json.loads(r.content)} for r in rows]
+
+    def append(self, messages: list[dict[str, Any]], turn_id: str | None = None) -> None:
+        with Session(self.engine) as session:
+            for m in messages:
+                session.add(MessageRow(conversation_id=self.conversation_id, turn_id=turn_id,
+                                       role=m["role"], content=json.dumps(m["content"], ensure_ascii=False)))
+            session.commit()
+
+    def context(self, budget_tokens: int) -> list[dict[str, Any]]:
+        """The newest whole exchanges that fit the budget, starting at a person's message."""
+        messages = self.messages()
+        kept: list[dict[str, Any]] = []
+        used = 0
+        for message in reversed(messages):
+            cost = estimate_tokens(message)
+            if used + cost > budget_tokens and kept:
+                break
+            kept.append(message)
+            used += cost
+        kept.reverse()
+        while kept and not is_person_message(kept[0]):
+            kept.pop(0)
+        return kept
+
+    def for_display(self) -> list[tuple[str, str]]:
+        out = []
+        for message in self.messages():
+            content = message["content"]
+            if isinstance(content, str):
+                text = content
+            else:
+                text = "".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+            if text.strip() and (message["role"] == "assistant" or is_person_message(message)):
+                out.append((message["role"], text))
+        return out

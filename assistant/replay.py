@@ -1,0 +1,175 @@
+"""`calendar-assistant replay FILE`: a scripted conversation through the real agent loop.
+
+The scripted main-model responses and reflection answers are served by the fake Anthropic server
+from `fixtures/`, so the real SDK, the real tool registry, journal, guard and rollback all run
+(CONTRACT section 6). On the local backend the replay gets a fresh calendar of its own; lessons and
+turn records go to the configured home as usual.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from assistant.settings import Settings, load_settings
+from tools.backend import CalendarBackend
+from tools.events import Event, EventFieldError, event_from_contract, zone
+
+MAIN_MODEL = "replay-main-model"
+REFLECTION_MODEL = "replay-reflection-model"
+DOWN = {"fault": "status", "status": 503, "headers": {"x-should-retry": "false"},
+        "body": {"type": "error", "error": {"type": "api_error", "message": "reflection service down (scripted)"}}}
+
+
+class ScenarioError(ValueError):
+    pass
+
+
+def load_scenario(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
+    except ValueError as exc:
+        raise ScenarioError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: expected a JSON object")
+    for key in ("now", "timezone", "turns"):
+        if key not in data:
+            raise ScenarioError(f"{path}: missing field '{key}'")
+    try:
+        zone(data["timezone"])
+    except EventFieldError:
+        raise ScenarioError(f"{path}: timezone: unknown time zone {data['timezone']!r}") from None
+    try:
+        datetime.fromisoformat(str(data["now"]))
+    except ValueError:
+        raise ScenarioError(f"{path}: now: not an ISO datetime") from None
+    if not isinstance(data["turns"], list):
+        raise ScenarioError(f"{path}: turns: expected a list")
+    for i, turn in enumerate(data["turns"]):
+        if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
+            raise ScenarioError(f"{path}: turns[{i}].user: expected a string")
+        model = turn.get("model", [])
+        if not isinstance(model, list) or not all(isinstance(r, list) for r in model):
+            raise ScenarioError(f"{path}: turns[{i}].model: expected a list of content-block lists")
+        refl = turn.get("reflection")
+        if refl is not None and (not isinstance(refl, list) or
+                                 not all(r is None or isinstance(r, str) for r in refl)):
+            raise ScenarioError(f"{path}: turns[{i}].reflection: expected a list of strings or nulls")
+    for i, raw in enumerate(data.get("calendar") or []):
+        try:
+            event_from_contract(raw, data["timezone"])
+        except (EventFieldError, AttributeError, TypeError) as exc:
+            raise ScenarioError(f"{path}: calendar[{i}]: {exc}") from None
+    return data
+
+
+def seed(backend: CalendarBackend, calendar_id: str, events: list[Event]) -> None:
+    """Write the scenario's events by id, replacing an event of the same id."""
+    from tools.backend import Snapshot
+
+    for event in events:
+        existing = backend.snapshot(calendar_id, event.id)
+        if existing.exists:
+            backend.restore(Snapshot(calendar_id, event.id, None, None), expected_version=None)
+        backend.create_event(calendar_id, event.with_changes(calendar_id=calendar_id))
+
+
+def replay_settings(base: Settings, scenario: dict[str, Any]) -> Settings:
+    return dataclasses.replace(base, timezone=scenario["timezone"],
+                               home_address=scenario.get("home_address", base.home_address),
+                               places=scenario.get("places", base.places),
+                               model=MAIN_MODEL, reflection_model=REFLECTION_MODEL,
+                               reflection_votes=1, api_key="replay")
+
+
+def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path) -> dict[str, Any]:
+    from assistant.app import build_agent
+    from assistant.services import Services, build_locations
+    from fixtures.fake_anthropic import FakeAnthropicServer
+    from tools.journal import Journal
+    from tools.local_backend import LocalBackend
+    from tools.store import sqlite_engine
+
+    tz = zone(scenario["timezone"])
+    now = datetime.fromisoformat(str(scenario["now"]))
+    now = now.replace(tzinfo=tz) if now.tzinfo is None else now.astimezone(tz)
+    events = [event_from_contract(e, scenario["timezone"]) for e in scenario.get("calendar") or []]
+    if settings.backend == "local":
+        backend: CalendarBackend = LocalBackend(workdir / "calendar.db", settings.timezone)
+    else:
+        from assistant.services import build_backend
+
+        backend = build_backend(settings)
+    calendar_id = settings.calendar_id or backend.primary_calendar_id()
+    seed(backend, calendar_id, events)
+    journal = Journal(sqlite_engine(workdir / "journal.db"), backend)
+    services = Services(settings, backend, journal, build_locations(settings), calendar_id)
+    agent_box: dict[str, Any] = {}
+
+    def router(body: dict[str, Any]) -> str:
+        if body.get("model") == REFLECTION_MODEL:
+            return f"reflection{agent_box['agent'].current_attempt}"
+        return "main"
+
+    reports = []
+    with FakeAnthropicServer({"main": []}, router=router) as server:
+        for turn in scenario["turns"]:
+            mode = "always" if "reflection" in turn else "symbolic"
+            agent = build_agent(settings, services=services, base_url=server.base_url,
+                                reflection_mode=mode, history_kind="replay", resume=False,
+                                summarize_lessons=False, now=lambda: now, max_retries=0,
+                                confirm=(lambda _c: False) if turn.get("confirm") is False else (lambda _c: True))
+            agent_box["agent"] = agent
+            server.add("main", *[{"content": blocks} for blocks in turn.get("model", [])])
+            for k, answer in enumerate(turn.get("reflection") or [], 1):
+                server.add(f"reflection{k}",
+                           DOWN if answer is None else {"content": [{"type": "text", "text": answer}]})
+            report = agent.run_turn(turn["user"])
+            reports.append(report.to_json())
+            left = server.remaining()
+            if left.get("main"):
+                print(f"replay: {len(left['main'])} scripted model response(s) of turn "
+                      f"{len(reports)} were not used", file=sys.stderr)
+            for queue in list(left):
+                server.discard(queue)
+        failures = list(server.failures)
+        server.failures.clear()
+    ids = [e.id for e in events]
+    for report in reports:
+        for card in report.get("cards", []):
+            for side in ("after", "before"):
+                if card.get(side) and card[side]["id"] not in ids:
+                    ids.append(card[side]["id"])
+    calendar = []
+    for event_id in ids:
+        event = backend.get_event(calendar_id, event_id)
+        if event is not None:
+            calendar.append(event.to_contract())
+    out: dict[str, Any] = {"turns": reports, "calendar": calendar}
+    if failures:
+        out["script_errors"] = failures
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.cli import fail
+
+    try:
+        scenario = load_scenario(Path(args.file))
+    except ScenarioError as exc:
+        fail(str(exc))
+    settings = replay_settings(load_settings(), scenario)
+    with tempfile.TemporaryDirectory(prefix="calendar-replay-") as tmp:
+        result = run_scenario(scenario, settings, Path(tmp))
+        from tools.store import forget_engines
+
+        forget_engines()
+    print(json.dumps(result, indent=1, ensure_ascii=False))
+    return 1 if result.get("script_errors") else 0

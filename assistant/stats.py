@@ -1,0 +1,51 @@
+"""`calendar-assistant stats`: what the guard did, counted from the turn records."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from assistant.records import TurnRecorder, summarize
+from assistant.settings import load_settings
+from tools.store import sqlite_engine
+
+
+def collect() -> dict[str, Any]:
+    settings = load_settings()
+    engine = sqlite_engine(settings.state_db)
+    figures = summarize(TurnRecorder(engine).all())
+    try:
+        from reflection.lessons import LessonStore
+
+        figures["lessons"] = LessonStore(engine).recurrence_after_surfacing()
+    except ImportError:
+        pass
+    return figures
+
+
+def run(args: argparse.Namespace) -> int:
+    figures = collect()
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    share = figures["reflection_token_share"]
+    lines = [
+        f"turns recorded:               {figures['turns']}",
+        f"turns that changed things:    {figures['guarded_turns']}",
+        f"errors caught by the guard:   {figures['errors_caught']}",
+        f"rollbacks:                    {figures['rollbacks']}  (conflicts: {figures['rollback_conflicts']})",
+        f"retries / fixed by the retry: {figures['retries']} / {figures['retries_that_fixed_the_error']}",
+        f"confidence:                   {figures['confidence'] or '-'}",
+        f"reflection model calls:       {figures['reflection_calls']}",
+        f"reflection tokens vs main:    {figures['reflection_tokens']} vs {figures['main_tokens']}"
+        + (f" ({share:.1%})" if share is not None else ""),
+        f"median guard time (ms):       {figures['median_guard_ms']}",
+    ]
+    lessons = figures.get("lessons")
+    if isinstance(lessons, dict):
+        rate = lessons.get("rate")
+        lines.append(f"surfaced lessons whose mistake came back: {lessons.get('recurred', 0)} of "
+                     f"{lessons.get('surfaced_turns', 0)} turns"
+                     + (f" ({rate:.0%})" if isinstance(rate, (int, float)) else ""))
+    print("\n".join(lines))
+    return 0

@@ -1,0 +1,95 @@
+"""A guard case: the person's message, the calendar before the turn, and the attempt's tool calls.
+
+`check` reads one from a JSON line (CONTRACT section 5); the agent builds one from a live attempt.
+Both go through the same checks, which is what makes the offline corpus a measure of the product.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from tools.events import Event, EventFieldError, event_from_contract, zone
+
+
+class CaseError(ValueError):
+    """A guard case that cannot be read; the message names the field."""
+
+
+@dataclass
+class GuardCall:
+    name: str
+    input: dict[str, Any]
+    result: Any = None
+
+    @property
+    def failed(self) -> bool:
+        return isinstance(self.result, dict) and "error" in self.result and len(self.result) <= 2 \
+            and not self.result.get("id")
+
+
+@dataclass
+class GuardCase:
+    user_message: str
+    now: datetime
+    timezone: str
+    home_address: str | None
+    calendar: list[Event]
+    tool_calls: list[GuardCall]
+    backend: str = "local"
+    id: Any = None
+    llm_reflection: str | None = None
+    places: dict[str, str] = field(default_factory=dict)
+    has_llm_reflection: bool = False
+
+    def event(self, event_id: str) -> Event | None:
+        for event in self.calendar:
+            if event.id == event_id:
+                return event
+        return None
+
+
+def case_from_json(data: Any) -> GuardCase:
+    if not isinstance(data, dict):
+        raise CaseError("a guard case must be a JSON object")
+    for key in ("user_message", "now", "timezone", "tool_calls"):
+        if key not in data:
+            raise CaseError(f"missing field '{key}'")
+    tz_name = data["timezone"]
+    try:
+        tz = zone(tz_name)
+    except EventFieldError:
+        raise CaseError(f"timezone: unknown time zone {tz_name!r}") from None
+    try:
+        now = datetime.fromisoformat(str(data["now"]).replace("Z", "+00:00"))
+    except ValueError:
+        raise CaseError(f"now: not an ISO datetime: {data['now']!r}") from None
+    now = now.replace(tzinfo=tz) if now.tzinfo is None else now.astimezone(tz)
+    calendar = []
+    for index, raw in enumerate(data.get("calendar") or []):
+        try:
+            calendar.append(event_from_contract(raw, tz_name))
+        except (EventFieldError, TypeError, AttributeError) as exc:
+            raise CaseError(f"calendar[{index}]: {exc}") from None
+    calls = []
+    if not isinstance(data["tool_calls"], list):
+        raise CaseError("tool_calls: expected a list")
+    for index, raw in enumerate(data["tool_calls"]):
+        if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+            raise CaseError(f"tool_calls[{index}]: expected {{name, input, result?}}")
+        inp = raw.get("input") or {}
+        if not isinstance(inp, dict):
+            raise CaseError(f"tool_calls[{index}].input: expected an object")
+        calls.append(GuardCall(raw["name"], inp, raw.get("result")))
+    backend = data.get("backend") or "local"
+    if backend not in ("local", "google"):
+        raise CaseError(f"backend: {backend!r} is not 'local' or 'google'")
+    if not isinstance(data["user_message"], str):
+        raise CaseError("user_message: expected a string")
+    reflection = data.get("llm_reflection")
+    return GuardCase(user_message=data["user_message"], now=now, timezone=tz_name,
+                     home_address=data.get("home_address"), calendar=calendar, tool_calls=calls,
+                     backend=backend, id=data.get("id"),
+                     llm_reflection=reflection if isinstance(reflection, str) else None,
+                     has_llm_reflection="llm_reflection" in data,
+                     places=data.get("places") or {})

@@ -1,0 +1,121 @@
+"""The guard: symbolic checks, then (when judgement is needed) the reflection model, one verdict.
+
+Modes: `symbolic` never calls the model; `always` calls it for every guarded attempt; `auto` (the
+default) skips it when the symbolic layer verified every guarded call in full. If the call fails
+or its answer cannot be read, the symbolic verdict stands with a `reflection_unavailable` warning:
+never a silent "valid".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from reflection.case import GuardCase
+from reflection.findings import Finding, Verdict
+from reflection.reflect import (REFLECTION_SCHEMA, SYSTEM_PROMPT, ReflectionCall,
+                                ReflectionUnavailable, build_prompt, filter_findings,
+                                findings_from_answer, majority, parse_reflection,
+                                stated_confidence)
+from reflection.symbolic import SymbolicResult, check_symbolic
+
+GUARD_VERSION = "1"
+_NOT_GIVEN: Any = object()
+
+
+@dataclass
+class GuardRun:
+    """A verdict and what it cost: how many reflection calls, with which prompts."""
+
+    verdict: Verdict
+    symbolic: SymbolicResult
+    prompts: list[str] = field(default_factory=list)
+    answers: list[str | None] = field(default_factory=list)
+    dropped: list[tuple[Finding, str]] = field(default_factory=list)
+
+
+def is_high_stakes(case: GuardCase) -> bool:
+    """Several deletes, or a change to a whole recurring series."""
+    deletes = sum(1 for c in case.tool_calls if c.name == "delete_calendar_event")
+    if deletes > 1:
+        return True
+    for call in case.tool_calls:
+        event = case.event(str(call.input.get("event_id") or ""))
+        if event is not None and event.recurrence and call.name in (
+                "update_calendar_event", "delete_calendar_event"):
+            return True
+    return False
+
+
+class Guard:
+    def __init__(self, mode: str = "auto", reflect: ReflectionCall | None = None,
+                 votes: int = 1) -> None:
+        if mode not in ("auto", "always", "symbolic"):
+            raise ValueError(f"unknown guard mode {mode!r}")
+        self.mode = mode
+        self.reflect = reflect
+        self.votes = max(1, votes)
+
+    def judge(self, case: GuardCase, replayed: Any = _NOT_GIVEN) -> GuardRun:
+        """`replayed`: a recorded reflection answer to use instead of a live call (a string, or
+        None for "the service was down"); always applied when given."""
+        symbolic = check_symbolic(case)
+        verdict = Verdict(findings=list(symbolic.findings), facts=list(symbolic.facts),
+                          llm_needed=symbolic.llm_needed)
+        run = GuardRun(verdict, symbolic)
+        if replayed is not _NOT_GIVEN:
+            self._apply_answers(run, case, [replayed])
+            return run
+        wants_call = self.mode == "always" or (self.mode == "auto" and symbolic.llm_needed)
+        if not wants_call or not symbolic.calls:
+            return run
+        if self.reflect is None:
+            self._unavailable(run, "no reflection model is configured")
+            return run
+        prompt = build_prompt(case, symbolic)
+        votes = self.votes if is_high_stakes(case) else 1
+        answers: list[str | None] = []
+        for _ in range(votes):
+            run.prompts.append(prompt)
+            try:
+                answers.append(self.reflect(SYSTEM_PROMPT, prompt, REFLECTION_SCHEMA))
+            except Exception as exc:  # noqa: BLE001 - any failure of the call means "unavailable"
+                answers.append(None)
+                run.answers.append(f"<failed: {exc}>")
+        self._apply_answers(run, case, answers, prompt_built=prompt)
+        return run
+
+    def _apply_answers(self, run: GuardRun, case: GuardCase, answers: list[str | None],
+                       prompt_built: str | None = None) -> None:
+        parsed: list[list[Finding]] = []
+        confidences: list[str] = []
+        for text in answers:
+            try:
+                answer = parse_reflection(text)
+                parsed.append(findings_from_answer(answer))
+                conf = stated_confidence(answer)
+                if conf:
+                    confidences.append(conf)
+            except ReflectionUnavailable:
+                continue
+            run.answers.append(text)
+        run.verdict.llm_used = bool(parsed)
+        if not parsed:
+            self._unavailable(run, "the reflection answer could not be had or read")
+            return
+        combined = majority(parsed)
+        outcome = filter_findings(combined, case, run.symbolic)
+        run.dropped = outcome.dropped
+        symbolic_keys = {(f.type, f.call_index, f.issue) for f in run.verdict.findings}
+        for finding in outcome.kept:
+            if (finding.type, finding.call_index, finding.issue) not in symbolic_keys:
+                run.verdict.findings.append(finding)
+        if confidences:
+            order = {"low": 0, "medium": 1, "high": 2}
+            run.verdict.llm_confidence = sorted(confidences, key=order.__getitem__)[len(confidences) // 2]
+
+    @staticmethod
+    def _unavailable(run: GuardRun, why: str) -> None:
+        run.verdict.findings.append(Finding(
+            "reflection_unavailable", "warning",
+            f"{why}; only the checks computed in code were applied",
+            "double-check the change yourself", "symbolic"))
