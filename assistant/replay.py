@@ -74,7 +74,11 @@ def seed(backend: CalendarBackend, calendar_id: str, events: list[Event]) -> Non
     """Write the scenario's events by id, replacing an event of the same id."""
     from tools.backend import Snapshot
 
+    upsert = getattr(backend, "upsert_event", None)
     for event in events:
+        if upsert is not None:  # Google: replace whatever holds the id, even a cancelled event
+            upsert(calendar_id, event.with_changes(calendar_id=calendar_id))
+            continue
         existing = backend.snapshot(calendar_id, event.id)
         if existing.exists:
             backend.restore(Snapshot(calendar_id, event.id, None, None), expected_version=None)
