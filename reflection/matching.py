@@ -84,11 +84,18 @@ def named_events(message: str, calendar: list[Event], exclude_spans: list[str] =
     wanted = content_words(text)
     if not wanted:
         return NamedEvents(set(), wanted)
-    scores = {e.id: _overlap(wanted, _event_words(e)) for e in calendar}
+    scores: dict[str, int] = {}
+    whole: set[str] = set()
+    for event in calendar:
+        own = _event_words(event)
+        scores[event.id] = _overlap(wanted, own)
+        title = content_words(event.title)
+        if title and _overlap(title, wanted) == len(title):
+            whole.add(event.id)  # every word of its title was said: "swim lesson and book club"
     best = max(scores.values(), default=0)
     if best == 0:
         return NamedEvents(set(), wanted)
-    return NamedEvents({i for i, s in scores.items() if s == best}, wanted)
+    return NamedEvents({i for i, s in scores.items() if s == best} | whole, wanted)
 
 
 def base_of(event_id: str) -> str | None:

@@ -160,11 +160,17 @@ def false_weekday_claim(issue: str, year_hint: int) -> bool:
     return False
 
 
-def false_reading_claim(issue: str, year_hint: int, verified_days: set[date]) -> bool:
-    """Whether the finding calls a verified, correct date wrong ("X is not next Friday")."""
-    if not re.search(r"\b(not|isn't|is not|wrong|incorrect|instead of)\b", issue, re.I):
-        return False
-    return any(day in verified_days for day, _, _ in _dates_in(issue, year_hint))
+def false_reading_claim(issue: str, year_hint: int, verified_days: set[date],
+                        reading_days: set[date]) -> bool:
+    """Whether the finding calls a verified, correct date wrong ("X is not next Friday"), or
+    gives the phrase a reading the resolver did not find ("'next Monday' resolves to Nov 17")."""
+    mentioned = [day for day, _, _ in _dates_in(issue, year_hint)]
+    if re.search(r"\b(not|isn't|is not|wrong|incorrect|instead of)\b", issue, re.I) and \
+            any(day in verified_days for day in mentioned):
+        return True
+    if re.search(r"\b(resolves? to|means|should be|refers to|is actually)\b", issue, re.I):
+        return any(day not in reading_days and day not in verified_days for day in mentioned)
+    return False
 
 
 @dataclass
@@ -180,12 +186,15 @@ def filter_findings(findings: list[Finding], case: GuardCase, symbolic: Symbolic
     year = case.now.year
     verified_days = {date.fromisoformat(f.data["date"]) for f in symbolic.facts
                      if f.kind == "weekday" and "date" in f.data}
+    reading_days = {c.start if not isinstance(c.start, datetime) else c.start.date()
+                    for e in (symbolic.resolution.expressions if symbolic.resolution else ())
+                    for c in e.candidates}
     for finding in findings:
         is_date_like = finding.type in ("date", "time", "timezone") or \
             (finding.type == "process") or bool(_PROCESS_RE.search(finding.issue))
         if is_date_like and symbolic.dates_verified(finding.call_index):
             if false_weekday_claim(finding.issue, year) or \
-                    false_reading_claim(finding.issue, year, verified_days):
+                    false_reading_claim(finding.issue, year, verified_days, reading_days):
                 dropped.append((finding, "contradicts a computed fact"))
                 continue
             kept.append(Finding(finding.type, "warning", finding.issue, finding.correction, "llm",

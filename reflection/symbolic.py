@@ -24,7 +24,8 @@ from tools.locations import normalize_place
 
 GOOGLE_ID_RE = re.compile(r"^[a-v0-9]{5,1024}$")
 GOOGLE_INSTANCE_RE = re.compile(r"^([a-v0-9]{5,1024})_(\d{8})(T\d{6}Z)?$")
-HOME_RE = re.compile(r"\b(?:my|our)\s+(?:place|house|home)\b|\bhome\b(?!\s+[A-Z0-9])", re.I)
+HOME_RE = re.compile(r"\b(?:[Mm]y|[Oo]ur|MY|OUR)\s+(?:place|house|home|PLACE|HOUSE|HOME)\b"
+                     r"|\b(?:[Hh]ome|HOME)\b(?!\s+[A-Z0-9])")
 SOURCE_MARKERS = ("from", "on", "at")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DATE_FIELDS = ("start", "end")
@@ -127,6 +128,7 @@ class Reading:
 
     raw: str
     value: date | datetime  # local datetime (aware, person's zone) or date
+    as_input: str | None = None  # what the model wrote, before the backend normalised it
 
     @property
     def day(self) -> date:
@@ -160,37 +162,68 @@ class Match:
     problem: str | None = None  # date | time | timezone
 
 
-def _matches(expr: Expression, reading: Reading, case: GuardCase,
-             current: Event | None) -> tuple[bool, str]:
+@dataclass
+class Reading_:
+    """A candidate as the guard compares it: local start/end, and its words."""
+
+    start: date | datetime
+    end: date | datetime | None
+    reading: str
+    zone_start: date | datetime  # the start in the zone the phrase named (wall clock as said)
+
+
+def _anchor_days(expr: Expression, case: GuardCase, current: Event | None,
+                 resolution: Resolution | None) -> list[date]:
+    """The days a time said without a date belongs to: the changed event's day ("move the
+    dentist to 4pm"), else the days of a date phrase said apart ("last Friday's recital ... at
+    6pm"); none means the resolver's own today-or-tomorrow reading stands."""
+    if not expr.time_of_day_only:
+        return []
+    if current is not None:
+        return [as_date(current.start_instant.astimezone(zone(case.timezone)))]
+    days: list[date] = []
+    for other in (resolution.expressions if resolution else ()):
+        if other is not expr and other.kind == "date" and not other.time_of_day_only:
+            days += [as_date(c.start) for c in other.candidates]
+    return days
+
+
+def effective_candidates(expr: Expression, case: GuardCase, current: Event | None,
+                         resolution: Resolution | None = None) -> list[Reading_]:
+    """The candidates in the person's zone, a time said without a date moved to its day."""
     tz = zone(case.timezone)
+    days = _anchor_days(expr, case, current, resolution)
+    out = []
     for cand in expr.candidates:
-        start = _cand_local(cand.start, tz)
-        end = _cand_local(cand.end, tz) if cand.end is not None else None
+        for day in days or [None]:
+            start, end = cand.start, cand.end
+            if day is not None and isinstance(start, datetime):
+                moved = datetime.combine(day, start.time(), tzinfo=start.tzinfo)
+                if isinstance(end, datetime):
+                    end = end + (moved - start)
+                start = moved
+            out.append(Reading_(_cand_local(start, tz), _cand_local(end, tz) if end is not None else None,
+                                cand.reading, start))
+    return out
+
+
+def _matches(expr: Expression, reading: Reading, case: GuardCase,
+             current: Event | None, resolution: Resolution | None = None) -> tuple[bool, str]:
+    for cand in effective_candidates(expr, case, current, resolution):
+        start, end = cand.start, cand.end
         if expr.kind == "date" or (expr.kind == "range" and not isinstance(start, datetime)):
             lo = as_date(start)
             hi = as_date(end) if end is not None else lo
             if lo <= reading.day <= hi:
                 return True, cand.reading
             continue
-        if not isinstance(start, datetime):
+        if not isinstance(start, datetime) or not isinstance(reading.value, datetime):
             continue
-        if not isinstance(reading.value, datetime):
-            continue
-        if expr.kind == "range" and end is not None and isinstance(end, datetime):
-            explicit = any(ch.isdigit() for ch in expr.span)
-            if explicit:
-                if reading.value == start:
+        if expr.kind == "range" and isinstance(end, datetime):
+            if any(ch.isdigit() for ch in expr.span):
+                if abs((reading.value - start).total_seconds()) < 60:
                     return True, cand.reading
             elif start <= reading.value <= end:
-                return True, cand.reading
-            continue
-        if expr.time_of_day_only and current is not None:
-            # "move the dentist to 4pm" keeps the dentist's date
-            day = as_date(current.start_instant.astimezone(tz))
-            local_wall = start.astimezone(cand.start.tzinfo) if isinstance(cand.start, datetime) else start
-            target = datetime.combine(day, local_wall.timetz().replace(tzinfo=None),
-                                      tzinfo=cand.start.tzinfo if isinstance(cand.start, datetime) else tz)
-            if abs((reading.value - target).total_seconds()) < 60:
                 return True, cand.reading
             continue
         if abs((reading.value - start).total_seconds()) < 60:
@@ -198,25 +231,23 @@ def _matches(expr: Expression, reading: Reading, case: GuardCase,
     return False, ""
 
 
-def _mismatch_kind(expr: Expression, reading: Reading, case: GuardCase) -> str:
-    tz = zone(case.timezone)
-    wall = _wall_as_written(reading.raw)
-    for cand in expr.candidates:
-        start = _cand_local(cand.start, tz)
-        if isinstance(start, datetime) and isinstance(reading.value, datetime):
-            cand_wall = start.astimezone(cand.start.tzinfo).replace(tzinfo=None) \
-                if isinstance(cand.start, datetime) else start.replace(tzinfo=None)
-            if wall is not None and wall == cand_wall:
+def _mismatch_kind(expr: Expression, reading: Reading, case: GuardCase,
+                   current: Event | None = None, resolution: Resolution | None = None) -> str:
+    wall = _wall_as_written(reading.as_input or reading.raw)
+    for cand in effective_candidates(expr, case, current, resolution):
+        if isinstance(cand.start, datetime) and isinstance(reading.value, datetime):
+            said = cand.zone_start
+            if wall is not None and isinstance(said, datetime) and wall == said.replace(tzinfo=None):
                 return "timezone"
-            if reading.value.date() == start.date():
+            if reading.value.date() == cand.start.date():
                 return "time"
     return "date"
 
 
-def _am_pm_note(expr: Expression, reading: Reading, case: GuardCase) -> str:
-    tz = zone(case.timezone)
-    for cand in expr.candidates:
-        start = _cand_local(cand.start, tz)
+def _am_pm_note(expr: Expression, reading: Reading, case: GuardCase,
+                current: Event | None = None, resolution: Resolution | None = None) -> str:
+    for cand in effective_candidates(expr, case, current, resolution):
+        start = cand.start
         if isinstance(start, datetime) and isinstance(reading.value, datetime):
             if abs(start.hour - reading.value.hour) == 12 and start.minute == reading.value.minute:
                 return " (AM and PM swapped)"
@@ -405,6 +436,8 @@ class SymbolicChecker:
         return kind in ("home", "saved")
 
     def _check_place(self, index: int, call: GuardCall) -> bool:
+        if "location" not in call.input:
+            return True  # the call does not set a place
         location = _written(call, "location")
         home_phrase = self._home_phrase()
         if location is None or location == "":
@@ -465,6 +498,8 @@ class SymbolicChecker:
             else None
         end_raw = _written(call, "end") if "end" in call.input or (start_raw and call.result) else None
         start = _read(start_raw, case, event_tz)
+        if start is not None and call.input.get("start"):
+            start.as_input = str(call.input["start"])
         end = _read(end_raw, case, event_tz)
         if start_raw is not None and re.match(r"^\d{4}-\d{2}-\d{2}$", str(start_raw).strip()):
             all_day = True
@@ -532,17 +567,23 @@ class SymbolicChecker:
             check.dates_checked = False
             check.dates_ok = ok
             return False
+        if isinstance(start.value, datetime):
+            timed = [e for e in targets if e.kind in ("datetime", "time") or
+                     (e.kind == "range" and e.candidates and isinstance(e.candidates[0].start, datetime))]
+            targets = timed or targets  # "Valentine's ... Saturday at 7pm": the time-bearing phrase rules
         matched = None
         for expr in targets:
-            hit, reading = _matches(expr, start, case, current if call.name != "create_calendar_event" else None)
+            hit, reading = _matches(expr, start, case,
+                                    current if call.name != "create_calendar_event" else None, res)
             if hit:
                 matched = (expr, reading)
                 break
         check.dates_checked = True
         if matched is None:
             expr = targets[-1]
-            kind = _mismatch_kind(expr, start, case)
-            note = _am_pm_note(expr, start, case) if kind == "time" else ""
+            ctx_event = current if call.name != "create_calendar_event" else None
+            kind = _mismatch_kind(expr, start, case, ctx_event, res)
+            note = _am_pm_note(expr, start, case, ctx_event, res) if kind == "time" else ""
             if kind == "timezone":
                 issue = (f"the call writes {start.raw}, which is {_describe_reading(start)} in "
                          f"{case.timezone}: its offset moves the time off '{expr.span}' "
@@ -555,20 +596,29 @@ class SymbolicChecker:
             check.dates_ok = False
             return False
         expr, reading = matched
+        related = [expr]
+        if expr.time_of_day_only and call.name == "create_calendar_event":
+            # "last Friday's recital ... at 6pm": the date phrase said apart is part of the reading
+            related += [e for e in res.expressions if e is not expr and e.kind == "date"
+                        and any(as_date(c.start) == start.day for c in e.candidates)]
         self.result.facts.append(Fact("reading", start.raw, f"{start.raw} matches '{expr.span}' "
                                       f"read as {reading}", {"phrase": expr.span}))
         check.dates_ok = ok
         if ok:
-            if expr.ambiguous:
+            ambiguous = [e for e in related if e.ambiguous]
+            if ambiguous:
+                e = ambiguous[0]
                 self._add("ambiguity", "warning",
-                          f"'{expr.span}' can mean {describe_candidates(expr, case.timezone)}; the call "
+                          f"'{e.span}' can mean {describe_candidates(e, case.timezone)}; the call "
                           f"chose {_describe_reading(start)} without asking",
-                          "ask the person which one they mean", index, expr.span)
-            if expr.relative and not self._calculated_before(index):
+                          "ask the person which one they mean", index, e.span)
+            relative = [e for e in related if e.relative]
+            if relative and not self._calculated_before(index):
+                e = relative[0]
                 self._add("process", "warning",
-                          f"'{expr.span}' is relative and no calculate_datetime call worked it out "
+                          f"'{e.span}' is relative and no calculate_datetime call worked it out "
                           "before the write (the date is right)",
-                          "call calculate_datetime for relative dates", index, expr.span)
+                          "call calculate_datetime for relative dates", index, e.span)
         return ok
 
     def _calculated_before(self, index: int) -> bool:

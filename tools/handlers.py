@@ -53,6 +53,8 @@ def compact_row(event: Event, person_tz: str) -> str:
         parts.append("@ " + _clean(event.location, 60))
     if event.attendees:
         parts.append(f"{len(event.attendees)} guests")
+    if event.description:
+        parts.append("note: " + _clean(event.description, 80))
     if event.recurring_event_id:
         parts.append(f"occurrence of {event.recurring_event_id}")
     elif event.recurrence:
