@@ -93,7 +93,6 @@ class Agent:
         final_exchange: list[dict[str, Any]] = []
         try:
             first, exchange = self._attempt(1, system, base + [person], observer, report)
-            report.attempts.append(first)
             final_exchange = exchange
             self._judge(turn_id, first, message, observer)
             if first.verdict is not None and not first.verdict.valid:
@@ -102,7 +101,6 @@ class Agent:
                 first.rollback = journal.rollback(turn_id, attempt=1)
                 correction = {"role": "user", "content": correction_message(first, message)}
                 second, exchange = self._attempt(2, system, base + [person, correction], observer, report)
-                report.attempts.append(second)
                 final_exchange = exchange
                 self._judge(turn_id, second, message, observer)
         except ModelError as exc:
@@ -126,6 +124,8 @@ class Agent:
     def _attempt(self, number: int, system: list[str], messages: list[dict[str, Any]],
                  observer: TurnObserver, report: TurnReport) -> tuple[Attempt, list[dict[str, Any]]]:
         attempt = Attempt(number)
+        spent_before = sum(a.main_usage.total for a in report.attempts)
+        report.attempts.append(attempt)  # recorded even if the model service fails mid-attempt
         self.current_attempt = number
         ctx = ToolContext(backend=self.services.backend, journal=self.services.journal,
                           calendar_id=self.services.calendar_id, timezone=self.settings.timezone,
@@ -135,7 +135,6 @@ class Agent:
         convo = list(messages)
         exchange: list[dict[str, Any]] = []
         wrote = False
-        spent_before = sum(a.main_usage.total for a in report.attempts)
         for round_number in range(self.settings.max_rounds + 1):
             if round_number == self.settings.max_rounds:
                 attempt.stopped = f"stopped after {self.settings.max_rounds} rounds of tool calls"
@@ -192,7 +191,7 @@ class Agent:
         now = self.now()
         backend, cal_id = self.services.backend, self.services.calendar_id
         events: dict[str, Event] = {e.id: e for e in backend.list_events(
-            cal_id, now - timedelta(days=14), now + timedelta(days=120))}
+            cal_id, now - timedelta(days=7), now + timedelta(days=62))}
         wanted = set()
         for call in attempt.calls:
             items = call.input.get("updates") if call.name == "bulk_update_calendar_events" else [call.input]

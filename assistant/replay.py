@@ -56,8 +56,11 @@ def load_scenario(path: Path) -> dict[str, Any]:
         if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
             raise ScenarioError(f"{path}: turns[{i}].user: expected a string")
         model = turn.get("model", [])
-        if not isinstance(model, list) or not all(isinstance(r, list) for r in model):
-            raise ScenarioError(f"{path}: turns[{i}].model: expected a list of content-block lists")
+        if not isinstance(model, list) or not all(
+                isinstance(r, list) or (isinstance(r, dict) and isinstance(r.get("content"), list))
+                for r in model):
+            raise ScenarioError(f"{path}: turns[{i}].model: expected a list of content-block lists "
+                                "(or {content, stop_reason} objects)")
         refl = turn.get("reflection")
         if refl is not None and (not isinstance(refl, list) or
                                  not all(r is None or isinstance(r, str) for r in refl)):
@@ -93,7 +96,9 @@ def replay_settings(base: Settings, scenario: dict[str, Any]) -> Settings:
                                reflection_votes=1, api_key="replay")
 
 
-def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path) -> dict[str, Any]:
+def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
+                 requests_out: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Run the scenario; `requests_out` receives every request body the model server saw."""
     from assistant.app import build_agent
     from assistant.services import Services, build_locations
     from fixtures.fake_anthropic import FakeAnthropicServer
@@ -131,7 +136,8 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path) ->
                                 summarize_lessons=False, now=lambda: now, max_retries=0,
                                 confirm=(lambda _c: False) if turn.get("confirm") is False else (lambda _c: True))
             agent_box["agent"] = agent
-            server.add("main", *[{"content": blocks} for blocks in turn.get("model", [])])
+            server.add("main", *[response if isinstance(response, dict) else {"content": response}
+                                 for response in turn.get("model", [])])
             for k, answer in enumerate(turn.get("reflection") or [], 1):
                 server.add(f"reflection{k}",
                            DOWN if answer is None else {"content": [{"type": "text", "text": answer}]})
@@ -143,6 +149,8 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path) ->
                       f"{len(reports)} were not used", file=sys.stderr)
             for queue in list(left):
                 server.discard(queue)
+        if requests_out is not None:
+            requests_out.extend(r.body for r in server.requests)
         failures = list(server.failures)
         server.failures.clear()
     ids = [e.id for e in events]

@@ -134,7 +134,8 @@ class TurnReport:
                 "confidence": self.confidence, "rolled_back": self.rolled_back,
                 "findings": [f.to_json() for f in self.findings],
                 "conflicts": self.conflicts, "error": self.error,
-                "cards": [c.to_json() for c in self.cards]}
+                "cards": [c.to_json() for c in self.cards],
+                "guard_ms": [round(a.guard_ms, 3) for a in self.attempts]}
 
 
 class TurnObserver(Protocol):
