@@ -544,6 +544,17 @@ class SymbolicChecker:
                               f"should be {want} (exclusive); the call ends {end.day.isoformat()}",
                               f"set end to {want}", index, expr.span)
                     ok = False
+        for expr in res.expressions:
+            if all_day and end is not None and expr.kind == "range" and \
+                    re.search(r"\b(through|thru|until|till|to)\b|[-\u2013]", expr.span, re.I):
+                lasts = {as_date(c.end) for c in expr.candidates
+                         if c.end is not None and not isinstance(c.end, datetime)}
+                if lasts and end.day - timedelta(days=1) not in lasts:
+                    want = " or ".join(sorted((d + timedelta(days=1)).isoformat() for d in lasts))
+                    self._add("date", "error", f"'{expr.span}' includes its last day, so the all-day "
+                              f"end should be {want} (exclusive); the call ends {end.day.isoformat()}",
+                              f"set end to {want}", index, expr.span)
+                    ok = False
         # duration phrases
         for expr in res.expressions:
             if expr.kind == "duration" and expr.duration and start is not None and end is not None \
