@@ -1,0 +1,134 @@
+"""The contract's commands through `assistant.cli.main`: resolve, check, replay, stats, and bad
+input (exit 2, one line, no traceback)."""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from tools.store import forget_engines
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(tmp_path / "home"))
+    for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND"):
+        monkeypatch.delenv(var, raising=False)
+    yield tmp_path
+    forget_engines()
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_resolve_single_phrase(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "resolve", "dinner next Friday at 7pm", "--now", "2025-10-22T09:15:00",
+                       "--tz", "America/Los_Angeles")
+    data = json.loads(out)
+    assert code == 0
+    starts = [c["start"] for c in data["expressions"][0]["candidates"]]
+    assert starts == ["2025-10-24T19:00:00-07:00", "2025-10-31T19:00:00-07:00"]
+    assert data["expressions"][0]["ambiguous"] is True
+
+
+def test_resolve_batch_keeps_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("\n".join(json.dumps(x) for x in [
+        {"text": "next Sunday", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles", "id": 1},
+        {"text": "in two weeks", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles"}]) + "\n")
+    code, out, _ = run(capsys, "resolve", "--batch", str(batch))
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert code == 0 and [l["text"] for l in lines] == ["next Sunday", "in two weeks"]
+    assert lines[1]["expressions"][0]["candidates"][0]["start"] == "2025-11-03"
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["resolve", "x", "--now", "not-a-date", "--tz", "America/Los_Angeles"], "not-a-date"),
+    (["resolve", "x", "--now", "2025-10-22T09:15:00", "--tz", "Mars/Olympus"], "Mars/Olympus"),
+    (["check", "/nonexistent/cases.jsonl"], "no such file"),
+    (["replay", "/nonexistent/x.json"], "no such file"),
+    (["agenda", "--days", "many"], "many"),
+    (["resolve"], "TEXT"),
+])
+def test_bad_input_exits_2_with_one_line(args: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert needle in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_check_reports_bad_lines_and_checks_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = {"id": "g1", "user_message": "Move swim lesson to Thursday", "now": "2025-10-20T08:00:00",
+            "timezone": "America/Los_Angeles", "calendar": [
+                {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-21T17:00:00-07:00",
+                 "end": "2025-10-21T17:45:00-07:00"}],
+            "tool_calls": [{"name": "update_calendar_event",
+                            "input": {"event_id": "ev_swim1", "start": "2025-10-24T17:00:00"}}]}
+    bad_zone = dict(good, id="g2", timezone="Mars/Olympus")
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(good) + "\n{oops\n" + json.dumps(bad_zone) + "\n")
+    code, out, _ = run(capsys, "check", str(path))
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert code == 0 and len(lines) == 3
+    assert lines[0]["id"] == "g1" and lines[0]["valid"] is False and lines[0]["confidence"] == "low"
+    assert "line 2" in lines[1]["error"]
+    assert lines[2]["id"] == "g2" and "Mars/Olympus" in lines[2]["error"]
+
+
+def test_replay_of_a_shipped_conversation(capsys: pytest.CaptureFixture[str]) -> None:
+    path = resources.files("fixtures").joinpath("conversations/wrong_weekday.json")
+    code, out, _ = run(capsys, "replay", str(path))
+    report = json.loads(out)
+    turn = report["turns"][0]
+    assert code == 0
+    assert turn["attempts"] == 2 and turn["rolled_back"] == ["ev_swim1"] and turn["confidence"] == "high"
+    swim = next(e for e in report["calendar"] if e["id"] == "ev_swim1")
+    assert swim["start"] == "2025-10-23T17:00:00-07:00"
+
+
+def test_replay_question_turn_has_no_confidence(capsys: pytest.CaptureFixture[str]) -> None:
+    path = resources.files("fixtures").joinpath("conversations/question_only.json")
+    code, out, _ = run(capsys, "replay", str(path))
+    turns = json.loads(out)["turns"]
+    assert [t["confidence"] for t in turns] == [None, "high"]
+
+
+def test_replay_runs_in_its_own_calendar(capsys: pytest.CaptureFixture[str]) -> None:
+    path = resources.files("fixtures").joinpath("conversations/wrong_event_deleted.json")
+    run(capsys, "replay", str(path))
+    code, out, _ = run(capsys, "agenda", "--json")
+    assert code == 0 and json.loads(out) == []
+
+
+def test_replay_refused_confirmation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = json.loads(resources.files("fixtures").joinpath("conversations/wrong_weekday.json").read_text())
+    scenario["turns"] = [{"user": "cancel piano lesson and swim lesson", "confirm": False, "model": [
+        [{"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_piano1"}},
+         {"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_swim1"}}],
+        [{"type": "text", "text": "You did not confirm, so nothing was deleted."}]]}]
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    code, out, _ = run(capsys, "replay", str(path))
+    report = json.loads(out)
+    assert {"ev_piano1", "ev_swim1"} <= {e["id"] for e in report["calendar"]}
+
+
+def test_replay_bad_scenario_names_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"now": "2025-10-20T08:00:00", "timezone": "America/Los_Angeles",
+                                "turns": [{"model": []}]}))
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "turns[0].user" in err
+
+
+def test_stats_counts_replayed_turns(capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "replay", str(resources.files("fixtures").joinpath("conversations/wrong_weekday.json")))
+    code, out, _ = run(capsys, "stats", "--json")
+    figures = json.loads(out)
+    assert code == 0 and figures["guarded_turns"] == 1 and figures["errors_caught"] == 1
+    assert figures["retries_that_fixed_the_error"] == 1
