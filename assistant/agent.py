@@ -296,7 +296,8 @@ class Agent:
         if not findings:
             return
         try:
-            self.lessons.learn(report.turn_id, findings, guard_version=GUARD_VERSION, when=self.now())
+            self.lessons.learn(report.turn_id, findings, guard_version=GUARD_VERSION, when=self.now(),
+                               message=report.user_message)
             if self.summarize_lessons:
                 self.lessons.maybe_summarize(lambda prompt: self.model.summarize(prompt))
         except Exception:  # noqa: BLE001 - learning is best effort; the turn already stands
