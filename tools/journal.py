@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlmodel import Field, Session, SQLModel
 
 from tools.backend import CalendarBackend, CalendarError, Snapshot, VersionConflict
@@ -237,8 +237,13 @@ class Journal:
         else:
             expected = last.post_version
             if current.version != expected:
-                return ("conflict", f"{event_id} was changed by someone else after this turn; "
-                                    "their change was kept")
+                post = Snapshot.from_json(json.loads(last.post)) if last.post else None
+                if post is None or not CalendarBackend.same_content(post, current):
+                    return ("conflict", f"{event_id} was changed by someone else after this turn; "
+                                        "their change was kept")
+                # Same content under a new version: a server-side stamp (Google re-tags an
+                # occurrence when its series is restored), not someone else's change.
+                expected = current.version
         try:
             back = self.backend.restore(pre, expected_version=expected)
         except VersionConflict:
@@ -251,10 +256,12 @@ class Journal:
         return ("restored", "")
 
     def _mark(self, ids: list[int], state: str) -> None:
-        with Session(self.engine) as session:
-            session.exec(update(JournalEntry).where(JournalEntry.id.in_(ids))  # type: ignore[call-overload,union-attr]
-                         .values(state=state))
-            session.commit()
+        # plain sqlite3, not the ORM: this runs once per restored event of a rollback
+        with self.engine.connect() as conn:
+            raw = conn.connection.dbapi_connection
+            raw.execute(f"UPDATE journal_entries SET state = ? WHERE id IN ({', '.join('?' * len(ids))})",
+                        (state, *ids))
+            raw.commit()
 
     def recover(self) -> list[RollbackReport]:
         """Roll back every turn a killed process left open (run at start-up)."""

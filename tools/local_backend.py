@@ -12,12 +12,14 @@ import json
 import re
 import secrets
 import threading
+from bisect import bisect_left
+from collections import OrderedDict
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Iterable
 
 from dateutil.rrule import rrulestr
-from sqlalchemy import and_, select
+from sqlalchemy import and_, select, text
 from sqlmodel import Field, Session, SQLModel
 
 from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch, Snapshot,
@@ -28,6 +30,7 @@ from tools.store import ensure_tables, sqlite_engine
 
 INSTANCE_ID_RE = re.compile(r"^(?P<base>.+)_(?P<stamp>\d{8}(?:T\d{6}Z)?)$")
 MAX_OCCURRENCES = 5000
+EVENT_CACHE_SIZE = 8192
 
 
 class CalendarRow(SQLModel, table=True):
@@ -61,6 +64,23 @@ class EventRow(SQLModel, table=True):
     start_utc: int = Field(index=True)  # epoch seconds: fast range queries across zones
     end_utc: int = Field(index=True)
 
+
+LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
+_EXTRA_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS ix_events_span ON events (calendar_id, (end_utc - start_utc)) "
+    "WHERE recurrence IS NULL",
+    "CREATE INDEX IF NOT EXISTS ix_events_cal_start ON events (calendar_id, start_utc) "
+    "WHERE recurrence IS NULL",
+    "CREATE INDEX IF NOT EXISTS ix_events_masters ON events (calendar_id, start_utc) "
+    "WHERE recurrence IS NOT NULL",
+)
+_COLUMN_NAMES = tuple(c.name for c in EventRow.__table__.columns)  # type: ignore[attr-defined]
+_COLUMNS = ", ".join(f'"{name}"' for name in _COLUMN_NAMES)
+_SELECT_ONE_SQL = f"SELECT {_COLUMNS} FROM events WHERE calendar_id = ? AND id = ?"
+_LONG_EVENTS_SQL = text(
+    f"SELECT {_COLUMNS} FROM events INDEXED BY ix_events_span WHERE calendar_id = :calendar_id "
+    "AND recurrence IS NULL AND (end_utc - start_utc) > :long AND status = 'confirmed' "
+    "AND start_utc < :before AND end_utc > :lo")
 
 RECORD_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "description",
                  "attendees", "recurrence", "recurring_event_id", "original_start", "status",
@@ -124,6 +144,64 @@ def row_record(row: EventRow) -> dict[str, Any]:
     return record
 
 
+class _Expansion:
+    """The occurrence starts of one series, generated once, in order, and kept for range
+    look-ups: listing a month then costs a bisect instead of a walk from the series' first
+    occurrence (and a fresh RRULE parse) on every call."""
+
+    __slots__ = ("starts", "_iter", "done", "lock")
+
+    def __init__(self, rule: Any) -> None:
+        self.starts: list[datetime] = []
+        self._iter = iter(rule)
+        self.done = False
+        self.lock = threading.Lock()
+
+    def extend_to(self, end: datetime, series_id: str) -> None:
+        """Generate starts until one is at or after `end` (or the series ends)."""
+        starts = self.starts
+        while not self.done and (not starts or starts[-1] < end):
+            if len(starts) >= MAX_GENERATED:
+                self.done = True
+                break
+            try:
+                starts.append(next(self._iter))
+            except StopIteration:
+                self.done = True
+            except (ValueError, TypeError, OverflowError) as exc:
+                self.done = True
+                raise CalendarError(f"event {series_id!r} has a recurrence that cannot be "
+                                    f"expanded: {exc}") from exc
+
+
+MAX_GENERATED = 200_000
+_EXPANSIONS: "OrderedDict[tuple[Any, ...], _Expansion]" = OrderedDict()
+_EXPANSIONS_MAX = 512
+_EXPANSIONS_LOCK = threading.Lock()
+
+
+def _expansion(master: Event, dtstart: datetime) -> _Expansion:
+    """The cached expansion for this rule and first start (keyed by content, so an edited
+    series simply gets a new entry and nothing needs invalidating)."""
+    key = (master.recurrence, dtstart.isoformat(), master.timezone, master.all_day)
+    with _EXPANSIONS_LOCK:
+        found = _EXPANSIONS.get(key)
+        if found is not None:
+            _EXPANSIONS.move_to_end(key)
+            return found
+    try:
+        rule = rrulestr("\n".join(master.recurrence or ()), dtstart=dtstart, forceset=True)
+    except (ValueError, TypeError) as exc:
+        raise CalendarError(f"event {master.id!r} has a recurrence that cannot be read: {exc}") from exc
+    made = _Expansion(rule)
+    with _EXPANSIONS_LOCK:
+        made = _EXPANSIONS.setdefault(key, made)
+        _EXPANSIONS.move_to_end(key)
+        while len(_EXPANSIONS) > _EXPANSIONS_MAX:
+            _EXPANSIONS.popitem(last=False)
+    return made
+
+
 def occurrences(master: Event, start: datetime, end: datetime) -> Iterable[date | datetime]:
     """Original starts of `master`'s occurrences whose span overlaps [start, end).
 
@@ -132,20 +210,19 @@ def occurrences(master: Event, start: datetime, end: datetime) -> Iterable[date 
     tz = master.zone
     dtstart = local_start_of(master.start, tz)
     duration = master.duration
-    try:
-        rule = rrulestr("\n".join(master.recurrence or ()), dtstart=dtstart, forceset=True)
-    except (ValueError, TypeError) as exc:
-        raise CalendarError(f"event {master.id!r} has a recurrence that cannot be read: {exc}") from exc
+    expansion = _expansion(master, dtstart)
     window_start = (start - duration).astimezone(tz)
-    count = 0
-    for occ in rule.xafter(window_start, inc=True, count=None):
-        if occ >= end:
-            break
-        if occ + duration > start or (duration == timedelta(0) and occ >= start):
-            yield occ.date() if master.all_day else occ
-        count += 1
-        if count > MAX_OCCURRENCES:
-            break
+    with expansion.lock:
+        expansion.extend_to(end, master.id)
+        starts = expansion.starts
+        first = bisect_left(starts, window_start)
+        picked = []
+        for occ in starts[first:first + MAX_OCCURRENCES + 1]:
+            if occ >= end:
+                break
+            if occ + duration > start or (duration == timedelta(0) and occ >= start):
+                picked.append(occ.date() if master.all_day else occ)
+    return picked
 
 
 def is_occurrence(master: Event, original: date | datetime) -> bool:
@@ -158,18 +235,36 @@ def is_occurrence(master: Event, original: date | datetime) -> bool:
 
 
 def virtual_instance(master: Event, original: date | datetime) -> Event:
+    return virtual_instances(master, [original])[0]
+
+
+def virtual_instances(master: Event, originals: Iterable[date | datetime]) -> list[Event]:
+    """The occurrences of `master` starting at `originals` (zone and length worked out once)."""
     tz = master.zone
     duration = master.duration
-    if master.all_day:
-        start: date | datetime = as_date(original)
-        end: date | datetime = as_date(original) + timedelta(days=duration.days or 1)
-    else:
-        start = local_start_of(original, tz).astimezone(tz)
-        end = (start + duration).astimezone(tz)  # type: ignore[operator]
-    return master.with_changes(
-        id=f"{master.id}_{instance_stamp(original)}", start=start, end=end, recurrence=None,
-        recurring_event_id=master.id, original_start=original, version="0",
-    )
+    days = timedelta(days=duration.days or 1)
+    made = []
+    for original in originals:
+        if master.all_day:
+            start: date | datetime = as_date(original)
+            end: date | datetime = start + days
+        else:
+            start = local_start_of(original, tz).astimezone(tz)
+            end = (start + duration).astimezone(tz)  # type: ignore[operator]
+        made.append(Event(  # built directly: dataclasses.replace costs more in a listing
+            id=f"{master.id}_{instance_stamp(original)}", title=master.title, start=start,
+            end=end, all_day=master.all_day, timezone=master.timezone, location=master.location,
+            description=master.description, attendees=master.attendees, recurrence=None,
+            calendar_id=master.calendar_id, version="0", recurring_event_id=master.id,
+            original_start=original, status=master.status))
+    return made
+
+
+def _start_key(event: Event) -> tuple[datetime, str]:
+    start = event.start
+    if not isinstance(start, datetime):
+        start = datetime.combine(start, time(0), tzinfo=zone(event.timezone))
+    return (start, event.id)
 
 
 class LocalBackend(CalendarBackend):
@@ -181,8 +276,13 @@ class LocalBackend(CalendarBackend):
         self.path = path
         self.engine = sqlite_engine(path)
         ensure_tables(self.engine, CalendarRow, EventRow)
+        with self.engine.begin() as conn:  # indexes added to older files too
+            for ddl in _EXTRA_INDEXES:
+                conn.execute(text(ddl))
         self.default_timezone = default_timezone
         self._lock = threading.RLock()
+        self._cache_lock = threading.Lock()
+        self._events_cache: OrderedDict[tuple[Any, ...], Event] = OrderedDict()
         with Session(self.engine) as session:
             if session.get(CalendarRow, "primary") is None:
                 session.add(CalendarRow(id="primary", name="Family", timezone=default_timezone,
@@ -215,47 +315,81 @@ class LocalBackend(CalendarBackend):
         table = EventRow.__table__  # type: ignore[attr-defined]
         lo, hi = _epoch(start), _epoch(end)
         with self.engine.connect() as conn:
+            # Two index range scans instead of one scan of everything that starts before `hi`:
+            # events starting at most LONG_EVENT before the window, and the few longer ones
+            # (through the index on their length) that start earlier still.
             single = conn.execute(select(table).where(and_(
                 table.c.calendar_id == calendar_id, table.c.status == "confirmed",
-                table.c.recurrence.is_(None), table.c.start_utc < hi, table.c.end_utc > lo,
+                table.c.recurrence.is_(None), table.c.start_utc >= lo - LONG_EVENT,
+                table.c.start_utc < hi, table.c.end_utc > lo,
             ))).all()
+            single += conn.execute(_LONG_EVENTS_SQL, {
+                "calendar_id": calendar_id, "long": LONG_EVENT, "before": lo - LONG_EVENT,
+                "lo": lo}).all()
             masters = conn.execute(select(table).where(and_(
                 table.c.calendar_id == calendar_id, table.c.status == "confirmed",
                 table.c.recurrence.is_not(None), table.c.recurring_event_id.is_(None),
                 table.c.start_utc < hi,
             ))).all()
+            expanded = []
+            for row in masters:
+                master = self._event_of(row)
+                originals = occurrences(master, start, end)
+                if originals:
+                    expanded.append((master, originals))
             exceptions: set[str] = set()
-            if masters:
+            if expanded:
                 exceptions = {r.id for r in conn.execute(select(table.c.id).where(and_(
                     table.c.calendar_id == calendar_id,
-                    table.c.recurring_event_id.in_([m.id for m in masters]),
+                    table.c.recurring_event_id.in_([m.id for m, _ in expanded]),
                 ))).all()}
-        events = [row_to_event(r) for r in single]
+        events = [self._event_of(r) for r in single]
         orphans = {e.recurring_event_id for e in events if e.recurring_event_id}
         if orphans:
             alive = {m.id for m in masters}
             for series_id in orphans - alive:
                 if self.get_event(calendar_id, series_id) is None:
                     events = [e for e in events if e.recurring_event_id != series_id]
-        for row in masters:
-            master = row_to_event(row)
-            for original in occurrences(master, start, end):
-                instance = virtual_instance(master, original)
-                if instance.id not in exceptions:
-                    events.append(instance)
+        for master, originals in expanded:
+            events.extend(i for i in virtual_instances(master, originals) if i.id not in exceptions)
         if query:
             needle = query.casefold()
             events = [e for e in events if needle in " ".join(
                 filter(None, (e.title, e.location, e.description, *e.attendees))).casefold()]
-        events.sort(key=lambda e: (e.start_instant, e.id))
+        events.sort(key=_start_key)
         return events
+
+    def _event_of(self, row: Any) -> Event:
+        """`row_to_event`, remembered per full row (every column, the version included), so a
+        listing reads each unchanged row into an Event once; a changed row is a new key."""
+        key = tuple(row)
+        cache = self._events_cache
+        found = cache.get(key)
+        if found is None:
+            found = row_to_event(row)
+            with self._cache_lock:
+                cache[key] = found
+                if len(cache) > EVENT_CACHE_SIZE:
+                    cache.popitem(last=False)
+        return found
 
     def get_event(self, calendar_id: str, event_id: str) -> Event | None:
         with Session(self.engine) as session:
             row = session.get(EventRow, (calendar_id, event_id))
             if row is not None:
-                return row_to_event(row) if row.status == "confirmed" else None
+                return row_to_event(row) if self._live(session, row) else None
             return self._virtual(session, calendar_id, event_id)
+
+    @staticmethod
+    def _live(session: Session, row: EventRow) -> bool:
+        """Confirmed, and (for an occurrence exception) its series still exists: deleting a
+        series takes its moved occurrences with it, as on Google."""
+        if row.status != "confirmed":
+            return False
+        if row.recurring_event_id:
+            master = session.get(EventRow, (row.calendar_id, row.recurring_event_id))
+            return master is not None and master.status == "confirmed"
+        return True
 
     def _virtual(self, session: Session, calendar_id: str, event_id: str) -> Event | None:
         match = INSTANCE_ID_RE.match(event_id)
@@ -308,7 +442,7 @@ class LocalBackend(CalendarBackend):
                 row = EventRow(calendar_id=calendar_id, id=event_id, version=0,
                                **event_to_fields(virtual))
                 session.add(row)
-            elif row.status != "confirmed":
+            elif not self._live(session, row):
                 raise EventNotFound(event_id)
             else:
                 current = row_to_event(row)
@@ -333,7 +467,7 @@ class LocalBackend(CalendarBackend):
                 row = EventRow(calendar_id=calendar_id, id=event_id, version=0,
                                **event_to_fields(virtual))
                 session.add(row)
-            elif row.status != "confirmed":
+            elif not self._live(session, row):
                 raise EventNotFound(event_id)
             if if_match is not None and str(row.version) != str(if_match):
                 raise VersionConflict(event_id, if_match, str(row.version))
@@ -342,44 +476,73 @@ class LocalBackend(CalendarBackend):
             session.commit()
 
     # ----------------------------------------------------------------- journal support
+    # Snapshot and restore talk to sqlite3 directly with fixed SQL: a rollback runs both for
+    # every event a turn touched, and SQLAlchemy's per-statement overhead (ORM or Core) was
+    # nearly all of its cost. The write is one BEGIN IMMEDIATE transaction, so the version
+    # check and the write cannot be split by another process's write.
+    @staticmethod
+    def _fetch(raw: Any, calendar_id: str, event_id: str) -> dict[str, Any] | None:
+        found = raw.execute(_SELECT_ONE_SQL, (calendar_id, event_id)).fetchone()
+        return dict(zip(_COLUMN_NAMES, found)) if found is not None else None
+
     def snapshot(self, calendar_id: str, event_id: str) -> Snapshot:
-        with Session(self.engine) as session:
-            row = session.get(EventRow, (calendar_id, event_id))
-            if row is None:
-                return Snapshot(calendar_id, event_id, None, None)
-            return Snapshot(calendar_id, event_id, row_record(row), str(row.version))
+        with self.engine.connect() as conn:
+            raw = conn.connection.dbapi_connection
+            return _snapshot_of(calendar_id, event_id, self._fetch(raw, calendar_id, event_id))
 
     def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
-        with self._lock, Session(self.engine) as session:
-            row = session.get(EventRow, (snapshot.calendar_id, snapshot.event_id))
-            actual = str(row.version) if row is not None else None
-            if expected_version is not None and actual != expected_version:
-                raise VersionConflict(snapshot.event_id, expected_version, actual)
-            if snapshot.record is None:
-                if row is not None:
-                    session.delete(row)
-            else:
-                record = {k: v for k, v in snapshot.record.items() if k in RECORD_FIELDS}
-                event = row_to_event(_RecordView(snapshot.calendar_id, snapshot.event_id, record))
-                fields = event_to_fields(event)
-                fields.update({k: record[k] for k in ("start", "end", "attendees", "recurrence",
-                                                      "original_start", "status", "turn_id")})
-                if row is None:
-                    row = EventRow(calendar_id=snapshot.calendar_id, id=snapshot.event_id,
-                                   version=1, **fields)
-                    session.add(row)
+        cal, event_id = snapshot.calendar_id, snapshot.event_id
+        with self._lock, self.engine.connect() as conn:
+            raw = conn.connection.dbapi_connection
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._fetch(raw, cal, event_id)
+                actual = str(row["version"]) if row is not None else None
+                if expected_version is not None and actual != expected_version:
+                    raise VersionConflict(event_id, expected_version, actual)
+                if snapshot.record is None:
+                    if row is not None:
+                        raw.execute("DELETE FROM events WHERE calendar_id = ? AND id = ?", (cal, event_id))
                 else:
-                    for key, value in fields.items():
-                        setattr(row, key, value)
-                    row.version += 1
-            session.commit()
-        return self.snapshot(snapshot.calendar_id, snapshot.event_id)
+                    record = {k: v for k, v in snapshot.record.items() if k in RECORD_FIELDS}
+                    event = row_to_event(_RecordView(cal, event_id, record))
+                    fields = event_to_fields(event)
+                    fields.update({k: record[k] for k in ("start", "end", "attendees", "recurrence",
+                                                          "original_start", "status", "turn_id")})
+                    fields["version"] = 1 if row is None else row["version"] + 1
+                    names = list(fields)
+                    values = [int(v) if isinstance(v, bool) else v for v in fields.values()]
+                    if row is None:
+                        raw.execute(f"INSERT INTO events (calendar_id, id, {', '.join(map(_quote, names))}) "
+                                    f"VALUES (?, ?{', ?' * len(names)})", (cal, event_id, *values))
+                    else:
+                        raw.execute(f"UPDATE events SET {', '.join(_quote(n) + ' = ?' for n in names)} "
+                                    "WHERE calendar_id = ? AND id = ?", (*values, cal, event_id))
+                back = _snapshot_of(cal, event_id, self._fetch(raw, cal, event_id))
+                raw.commit()
+            except BaseException:
+                raw.rollback()
+                raise
+        return back
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored row, for exact before/after comparisons in tests and benchmarks."""
         with Session(self.engine) as session:
             rows = session.exec(select(EventRow)).scalars().all()  # type: ignore[call-overload]
             return {(r.calendar_id, r.id): row_record(r) for r in rows}
+
+
+def _snapshot_of(calendar_id: str, event_id: str, row: dict[str, Any] | None) -> Snapshot:
+    if row is None:
+        return Snapshot(calendar_id, event_id, None, None)
+    record = {name: row[name] for name in RECORD_FIELDS}
+    record["all_day"] = bool(record["all_day"])
+    record["version"] = str(row["version"])
+    return Snapshot(calendar_id, event_id, record, record["version"])
+
+
+def _quote(name: str) -> str:
+    return f'"{name}"'
 
 
 class _RecordView:
