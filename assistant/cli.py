@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--llm", action="store_true", help="live reflection calls for cases without a replayed answer")
     replay = sub.add_parser("replay", help="run a scripted conversation through the agent")
     replay.add_argument("file", type=_existing_file)
+    ask = sub.add_parser("ask", help="one guarded turn without the chat window")
+    ask.add_argument("message")
+    ask.add_argument("--json", action="store_true")
+    ask.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
     sub.add_parser("tools", help="print the tool definitions the model sees")
     agenda = sub.add_parser("agenda", help="print the coming events")
     agenda.add_argument("--days", type=_positive_int, default=7)
@@ -137,6 +141,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "resolve": _lazy("assistant.resolve_command", "run"),
     "check": _lazy("assistant.check_command", "run"),
     "replay": _lazy("assistant.replay", "run"),
+    "ask": _lazy("assistant.ask", "run"),
     "lessons": _lazy("reflection.lessons_command", "run"),
     "stats": _lazy("assistant.stats", "run"),
     "chat": _lazy("assistant.tui.launch", "run_chat"),

@@ -1,0 +1,30 @@
+"""`calendar-assistant ask MESSAGE`: one guarded turn without the TUI (scripts, cron, tests).
+
+Confirmations of destructive calls are refused unless `--yes` is given: a command with no one to
+ask must not delete several events or email attendees on its own.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from assistant.settings import load_settings
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.app import build_agent
+    from assistant.cli import fail
+    from assistant.model_client import has_credentials
+
+    settings = load_settings()
+    if not has_credentials(settings):
+        fail("ask: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
+    agent = build_agent(settings, confirm=lambda _c: bool(args.yes))
+    report = agent.run_turn(args.message)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+    else:
+        print(report.reply)
+        if report.confidence:
+            print(f"[confidence: {report.confidence}]")
+    return 1 if report.error else 0
