@@ -1,0 +1,452 @@
+"""The chat app: an input, a scrolling conversation, the agenda, and how sure each change is.
+
+Threading model. `Agent.run_turn` blocks (model calls, tools, the guard), so each turn runs in a
+Textual *thread* worker. The agent reports progress through a `TurnObserver` from that thread;
+`TurnBridge` forwards every call to the UI thread with `App.call_from_thread`, which waits for the
+UI to apply it, so deltas and status changes arrive in order. A destructive tool call asks the
+person through `confirm_from_worker`: it pushes a modal on the UI thread and blocks the worker on a
+`threading.Event` until the person answers (or the app shuts down, which means no).
+"""
+from __future__ import annotations
+
+import threading
+from collections import deque
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Protocol
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Markdown, Static
+from textual.worker import get_current_worker
+
+from assistant.tui.formatting import findings_markdown
+from assistant.tui.screens import ConfirmScreen, FindingsScreen, HelpScreen, SetupScreen
+from assistant.tui.widgets import AgendaPanel, NoticeMessage, TurnView, UndoView, UserMessage
+from tools.context import Confirmation, ConfirmCallback
+from tools.events import zone
+
+CSS_PATH = Path(__file__).with_name("styles.tcss")
+DEMO_BANNER = ("DEMO · a sample calendar and a scripted model: nothing here touches your calendar. "
+               "Press Enter to send the request and watch the guard catch a wrong date.")
+
+
+class AgentLike(Protocol):
+    """What the app needs from `assistant.agent.Agent` (tests pass a fake with the same shape)."""
+
+    settings: Any
+
+    def run_turn(self, message: str, observer: Any) -> Any: ...
+
+    def undo_last(self) -> Any: ...
+
+    def agenda(self, days: int = 7) -> list[Any]: ...
+
+    def history_for_display(self) -> list[tuple[str, str]]: ...
+
+
+AgentFactory = Callable[[ConfirmCallback], AgentLike]
+
+
+class TurnBridge:
+    """The `TurnObserver` of one turn: forwards the worker thread's calls to the UI thread."""
+
+    def __init__(self, app: "CalendarApp", view: TurnView) -> None:
+        self.app = app
+        self.view = view
+
+    def _call(self, callback: Callable[..., Any], *args: Any) -> None:
+        try:
+            self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app is closing: nobody is watching any more
+            pass
+
+    def on_status(self, text: str) -> None:
+        self._call(self.view.set_status, text)
+
+    def on_text_delta(self, text: str) -> None:
+        self._call(self.view.add_delta, text)
+        self._call(self.app.scroll_down)
+
+    def on_draft_discarded(self) -> None:
+        self._call(self.view.discard_draft)
+
+
+class CalendarApp(App[int]):
+    """The family calendar assistant's terminal UI."""
+
+    CSS_PATH = CSS_PATH
+    TITLE = "calendar-assistant"
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("ctrl+r", "retry", "Retry"),
+        Binding("ctrl+f,f3", "findings", "Why?"),
+        Binding("ctrl+g,f2", "toggle_agenda", "Agenda"),
+    ]
+    MODAL_SENSITIVE = {"help", "undo", "retry", "findings", "toggle_agenda"}
+
+    def __init__(self, settings: Any, agent_factory: AgentFactory, *, demo: bool = False,
+                 prefill: str = "", needs_setup: bool = False, animate: bool = True,
+                 agenda_days: int = 7, save_key: Callable[[str], None] | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.agent_factory = agent_factory
+        self.agent: AgentLike | None = None
+        self.demo = demo
+        self.prefill = prefill
+        self.needs_setup = needs_setup
+        self.animate = animate
+        self.agenda_days = agenda_days
+        self.save_key = save_key
+        self.turn_running = False
+        self.pending: deque[str] = deque()
+        self.reports: list[Any] = []
+        self.last_failed: str | None = None
+        self.confirmations: list[Confirmation] = []
+        self._highlight: set[str] = set()
+        self._active_view: TurnView | None = None
+        if demo:
+            self.sub_title = "DEMO · sample calendar, scripted model"
+        else:
+            self.sub_title = f"times in {settings.timezone}"
+
+    # ------------------------------------------------------------------ layout
+    @property
+    def tz_name(self) -> str:
+        agent = self.agent
+        return str(getattr(getattr(agent, "settings", None), "timezone", None) or self.settings.timezone)
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="📅")
+        if self.demo:
+            yield Static(DEMO_BANNER, id="demo-banner")
+        with Horizontal(id="body"):
+            with VerticalScroll(id="conversation"):
+                yield NoticeMessage(self._welcome(), classes="welcome")
+            yield AgendaPanel(self.settings.timezone, self.agenda_days, id="agenda")
+        yield Input(value=self.prefill, placeholder="Tell me what to change, e.g. move dinner to next Friday",
+                    id="prompt")
+        yield Footer()
+
+    def _welcome(self) -> Text:
+        text = Text()
+        text.append("Hi! Tell me what to add, move or cancel. ", style="bold")
+        text.append(f"Times are shown in {self.settings.timezone}. Every change is checked against "
+                    "what you said before you see it, and the badge under it says how sure I am. "
+                    "F1 for help.")
+        return text
+
+    def on_mount(self) -> None:
+        prompt = self.query_one("#prompt", Input)
+        if not self.animate:
+            prompt.cursor_blink = False
+        prompt.focus()
+        if self.needs_setup:
+            self.push_screen(SetupScreen(str(self.settings.config_path)), self._setup_done)
+        else:
+            self.start_agent()
+
+    def _setup_done(self, key: str | None) -> None:
+        if not key:
+            return
+        try:
+            if self.save_key is not None:
+                self.save_key(key)
+        except Exception as exc:  # noqa: BLE001 - a config file we cannot write is a notice
+            self.notify(f"Could not save the key: {exc}", severity="error")
+        self.needs_setup = False
+        self.notify("API key saved.")
+        self.start_agent()
+
+    def start_agent(self) -> None:
+        """Build the agent (it gets our confirm callback) and show the resumed conversation."""
+        try:
+            self.agent = self.agent_factory(self.confirm_from_worker)
+        except Exception as exc:  # noqa: BLE001 - a bad setting or backend is a notice, not a crash
+            self.add_notice(f"Could not start the assistant: {exc}", error=True)
+            return
+        history = []
+        try:
+            history = self.agent.history_for_display()
+        except Exception:  # noqa: BLE001 - an unreadable history must not block the chat
+            history = []
+        conversation = self.query_one("#conversation", VerticalScroll)
+        for role, text in history:
+            if role == "user":
+                conversation.mount(UserMessage(text, classes="past"))
+            else:
+                conversation.mount(Markdown(text, classes="past-reply"))
+        self.refresh_agenda()
+
+    # ------------------------------------------------------------------ input
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "prompt":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            return
+        if text.startswith("/"):
+            self.run_command(text)
+        else:
+            self.start_turn(text)
+
+    def run_command(self, text: str) -> None:
+        """Slash commands, for people who would rather type than remember keys."""
+        name = text[1:].split()[0].lower() if len(text) > 1 else ""
+        actions: dict[str, Callable[[], Any]] = {
+            "undo": self.action_undo, "retry": self.action_retry, "why": self.action_findings,
+            "findings": self.action_findings, "agenda": self.action_toggle_agenda,
+            "help": self.action_help, "quit": self.exit, "exit": self.exit,
+        }
+        action = actions.get(name)
+        if action is None:
+            self.notify(f"Unknown command {text!r}. Try /undo, /retry, /why, /agenda, /help, /quit.",
+                        severity="warning")
+            return
+        action()
+
+    # ------------------------------------------------------------------ turns
+    def start_turn(self, message: str) -> None:
+        if self.agent is None:
+            self.notify("The assistant is not ready (see the setup notice).", severity="warning")
+            return
+        if self.turn_running:
+            self.pending.append(message)
+            self.notify("Still working on the last request; yours is next.")
+            return
+        conversation = self.query_one("#conversation", VerticalScroll)
+        view = TurnView(message, self.tz_name, animate=self.animate, classes="turn")
+        conversation.mount(UserMessage(message, classes="user"))
+        conversation.mount(view)
+        self.turn_running = True
+        self._active_view = view
+        self.scroll_down()
+        self._run_turn(message, view)
+
+    @work(thread=True, group="turn")
+    def _run_turn(self, message: str, view: TurnView) -> None:
+        """Runs in a worker thread: `run_turn` blocks for the model, the tools and the guard."""
+        agent = self.agent
+        assert agent is not None
+        try:
+            report = agent.run_turn(message, TurnBridge(self, view))
+        except Exception as exc:  # noqa: BLE001 - shown as a readable notice, the turn can be retried
+            try:
+                self.call_from_thread(self._turn_failed, message, view, f"{type(exc).__name__}: {exc}")
+            except RuntimeError:
+                pass
+            return
+        try:
+            self.call_from_thread(self._turn_done, message, view, report)
+        except RuntimeError:
+            pass
+
+    def scroll_down(self) -> None:
+        """Keep the newest message in view (after the next refresh, once it has a size)."""
+        conversation = self.query_one("#conversation", VerticalScroll)
+        self.call_after_refresh(conversation.scroll_end, animate=False)
+
+    async def _turn_done(self, message: str, view: TurnView, report: Any) -> None:
+        await view.finish(report)
+        self.scroll_down()
+        self.reports.append(report)
+        if report.error:
+            self.last_failed = message
+            self.notify(report.error, title="Not done", severity="error", timeout=8)
+        else:
+            self.last_failed = None
+        if report.cards or report.rolled_back or report.error is None and report.attempts and any(
+                a.calls for a in report.attempts):
+            self._highlight = {c.event.id for c in report.cards}
+            self.refresh_agenda()
+        self._turn_over()
+
+    async def _turn_failed(self, message: str, view: TurnView, problem: str) -> None:
+        await view.fail(problem)
+        self.scroll_down()
+        self.last_failed = message
+        self.notify(problem, title="Not done", severity="error", timeout=8)
+        self.refresh_agenda()
+        self._turn_over()
+
+    def _turn_over(self) -> None:
+        self.turn_running = False
+        self._active_view = None
+        if self.pending:
+            self.start_turn(self.pending.popleft())
+
+    # ------------------------------------------------------------------ confirmation
+    def confirm_from_worker(self, confirmation: Confirmation) -> bool:
+        """The agent's confirm callback; called FROM the worker thread, blocks for the answer."""
+        if threading.get_ident() == self._thread_id:
+            raise RuntimeError("confirm_from_worker must be called from a worker thread")
+        self.confirmations.append(confirmation)
+        answered = threading.Event()
+        box: dict[str, bool] = {"yes": False}
+
+        def done(result: bool | None) -> None:
+            box["yes"] = bool(result)
+            answered.set()
+
+        view = self._active_view
+        before = view.working.label if view is not None and view.working is not None else None
+
+        def ask() -> None:
+            if view is not None:
+                view.set_status("waiting for your answer…")
+            self.push_screen(ConfirmScreen("Before I do this, please confirm", confirmation.summary,
+                                           confirmation.reasons), done)
+
+        def resume() -> None:
+            if view is not None and before is not None:
+                view.set_status(before)
+
+        try:
+            self.call_from_thread(ask)
+        except RuntimeError:
+            return False
+        try:
+            worker = get_current_worker()
+        except Exception:  # noqa: BLE001 - called outside a Textual worker (tests, scripts)
+            worker = None
+        while not answered.wait(0.05):
+            if (worker is not None and worker.is_cancelled) or self._exit or not self.is_running:
+                return False
+        try:
+            self.call_from_thread(resume)
+        except RuntimeError:
+            pass
+        return box["yes"]
+
+    # ------------------------------------------------------------------ agenda
+    def refresh_agenda(self) -> None:
+        if self.agent is not None:
+            self._load_agenda()
+
+    @work(thread=True, exclusive=True, group="agenda")
+    def _load_agenda(self) -> None:
+        agent = self.agent
+        if agent is None:
+            return
+        try:
+            events = agent.agenda(self.agenda_days)
+            now = agent.now() if hasattr(agent, "now") else datetime.now(zone(self.tz_name))
+            today: date = now.astimezone(zone(self.tz_name)).date()
+        except Exception as exc:  # noqa: BLE001 - the agenda is a side panel; never crash on it
+            try:
+                self.call_from_thread(self.query_one(AgendaPanel).show_error, str(exc))
+            except RuntimeError:
+                pass
+            return
+        try:
+            self.call_from_thread(self.query_one(AgendaPanel).show, events, today, set(self._highlight))
+        except RuntimeError:
+            pass
+
+    # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """App keys do nothing while a dialog or the setup screen is up."""
+        if action in self.MODAL_SENSITIVE and len(self.screen_stack) > 1:
+            return False
+        return True
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_toggle_agenda(self) -> None:
+        panel = self.query_one(AgendaPanel)
+        panel.display = not panel.display
+        if panel.display:
+            self.refresh_agenda()
+
+    def last_checked_report(self) -> Any:
+        for report in reversed(self.reports):
+            if report.attempts and any(a.verdict is not None for a in report.attempts):
+                return report
+        return self.reports[-1] if self.reports else None
+
+    def action_findings(self) -> None:
+        report = self.last_checked_report()
+        if report is None:
+            self.notify("No turn yet: the findings appear once a change has been checked.")
+            return
+        self.push_screen(FindingsScreen(findings_markdown(report, self.tz_name)))
+
+    def action_retry(self) -> None:
+        if self.last_failed is None:
+            self.notify("Nothing to retry: the last request did not fail.")
+            return
+        message, self.last_failed = self.last_failed, None
+        self.start_turn(message)
+
+    def action_undo(self) -> None:
+        if self.agent is None:
+            self.notify("The assistant is not ready.", severity="warning")
+            return
+        if self.turn_running:
+            self.notify("Wait for the current request to finish, then undo.", severity="warning")
+            return
+        last = self.reports[-1] if self.reports else None
+        if last is not None and last.cards:
+            from assistant.tui.formatting import card_text
+
+            lines = [f"{ct.heading}: {ct.title} — {ct.lines[0] if ct.lines else ''}"
+                     for ct in (card_text(c, self.tz_name) for c in last.cards)]
+            summary = "This puts back what the last request changed:\n" + "\n".join(lines)
+        else:
+            summary = "This puts back the most recent change recorded in the journal."
+        self.push_screen(ConfirmScreen("Undo the last change?", summary, yes="Yes, undo"),
+                         self._undo_answered)
+
+    def _undo_answered(self, yes: bool | None) -> None:
+        if yes:
+            self._run_undo()
+
+    @work(thread=True, exclusive=True, group="undo")
+    def _run_undo(self) -> None:
+        agent = self.agent
+        assert agent is not None
+        try:
+            result = agent.undo_last()
+        except Exception as exc:  # noqa: BLE001
+            self.call_from_thread(self.add_notice, f"Undo failed: {exc}", True)
+            return
+        self.call_from_thread(self._undo_done, result)
+
+    async def _undo_done(self, result: Any) -> None:
+        if result is None:
+            self.add_notice("Nothing to undo.")
+            return
+        conversation = self.query_one("#conversation", VerticalScroll)
+        await conversation.mount(UndoView(result, self.tz_name, classes="undo"))
+        self.scroll_down()
+        self._highlight = set(result.restored_ids)
+        self.notify("Undone: " + result.summary())
+        self.refresh_agenda()
+
+    def add_notice(self, text: str, error: bool = False) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.mount(NoticeMessage(Text(text), classes="notice -error" if error else "notice"))
+        self.scroll_down()
+        if error:
+            self.notify(text, severity="error")
+
+    # ------------------------------------------------------------------ command palette
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Every action of the app is also in the command palette (ctrl+p)."""
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Undo last change", "Roll back the last turn's changes (asks first)",
+                            self.action_undo)
+        yield SystemCommand("Retry", "Retry the last request after an error", self.action_retry)
+        yield SystemCommand("Why this confidence", "The guard's findings and facts for the last turn",
+                            self.action_findings)
+        yield SystemCommand("Toggle agenda", "Show or hide the agenda panel", self.action_toggle_agenda)
+        yield SystemCommand("Refresh agenda", "Reload the coming days from the calendar",
+                            self.refresh_agenda)
+        yield SystemCommand("Help", "Key bindings and slash commands", self.action_help)

@@ -1,0 +1,117 @@
+"""Launch glue: `calendar-assistant` / `chat` and `calendar-assistant demo`.
+
+Kept out of `app.py` so the app itself never reads the environment or starts servers: tests
+build `CalendarApp` with whatever agent they like, and these two functions are the only places
+that decide which agent a person gets.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shutil
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from assistant.settings import Settings, load_settings, save_setting
+from assistant.tui.app import CalendarApp
+from tools.context import ConfirmCallback
+
+DEMO_MAIN_MODEL = "demo-main-model"
+DEMO_REFLECTION_MODEL = "demo-reflection-model"
+
+
+def chat_app(settings: Settings) -> CalendarApp:
+    """The chat on the configured calendar; the setup screen first when there is no key."""
+    from assistant.model_client import has_credentials
+
+    def factory(confirm: ConfirmCallback) -> Any:
+        from assistant.app import build_agent
+
+        return build_agent(settings, confirm=confirm)
+
+    return CalendarApp(settings, factory, needs_setup=not has_credentials(settings),
+                       save_key=lambda key: save_setting(settings, "api_key", key))
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    result = chat_app(settings).run()
+    return int(result or 0)
+
+
+@dataclasses.dataclass
+class DemoRig:
+    """Everything a demo run owns, so it can be torn down (and tests can look inside)."""
+
+    app: CalendarApp
+    server: Any
+    home: Path
+    settings: Settings
+    plan: Any
+    request: str
+
+    def close(self) -> None:
+        from tools.store import forget_engines
+
+        self.server.failures.clear()
+        self.server.close()
+        forget_engines()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_delay: float = 0.03,
+             animate: bool = True, home: Path | None = None, script_path: Path | None = None) -> DemoRig:
+    """A temporary home with the sample calendar, the fake Anthropic server playing the
+    scripted model, and the app wired to both (the real agent, guard, journal and rollback)."""
+    from assistant.app import build_agent
+    from assistant.settings import system_timezone
+    from fixtures.demo import build_demo, demo_router
+    from fixtures.fake_anthropic import FakeAnthropicServer
+    from tools.events import zone
+    from tools.local_backend import LocalBackend
+
+    tz_name = tz_name or _person_zone() or system_timezone()
+    clock_now = now
+    start = (now or datetime.now(zone(tz_name))).astimezone(zone(tz_name))
+    events, script = build_demo(start, tz_name, chunk_delay=chunk_delay, script_path=script_path)
+    home = home or Path(tempfile.mkdtemp(prefix="calendar-assistant-demo-"))
+    settings = Settings(home=home, timezone=tz_name, home_address=script["home_address"],
+                        api_key="demo", model=DEMO_MAIN_MODEL, reflection_model=DEMO_REFLECTION_MODEL,
+                        reflection_mode="symbolic").validate()
+    home.mkdir(parents=True, exist_ok=True)
+    backend = LocalBackend(settings.calendar_db, tz_name)
+    calendar_id = backend.primary_calendar_id()
+    for event in events:
+        backend.create_event(calendar_id, event.with_changes(calendar_id=calendar_id))
+    server = FakeAnthropicServer(script["queues"])
+    server._router = demo_router(server, script["request"], script["fallback"])
+    server.start()
+
+    def factory(confirm: ConfirmCallback) -> Any:
+        return build_agent(settings, confirm=confirm, backend=backend, base_url=server.base_url,
+                           reflection_mode="symbolic", lessons=False, summarize_lessons=False,
+                           max_retries=0, now=(lambda: clock_now) if clock_now else None)
+
+    app = CalendarApp(settings, factory, demo=True, prefill=script["request"], animate=animate)
+    app.title = "calendar-assistant · DEMO"
+    return DemoRig(app, server, home, settings, script["plan"], script["request"])
+
+
+def _person_zone() -> str | None:
+    """The zone the person configured (env or config), if any; the demo shows times in it."""
+    try:
+        return load_settings().timezone
+    except Exception:  # noqa: BLE001 - a broken config must not stop the demo
+        return None
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    script = getattr(args, "script", None)
+    rig = demo_rig(script_path=Path(script) if script else None)
+    try:
+        result = rig.app.run()
+    finally:
+        rig.close()
+    return int(result or 0)

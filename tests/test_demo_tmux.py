@@ -1,0 +1,77 @@
+"""`calendar-assistant demo` in a real terminal: the installed console script under tmux.
+
+Why tmux: Pilot tests drive the app headless; only a real terminal shows that the installed
+entry point starts, draws, takes Enter and exits cleanly. tmux is required, not optional: if it
+is missing this test fails with a message saying so (CI installs it), it never skips.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from fixtures.demo import plan_for
+from tools.events import zone
+
+TZ = "America/Los_Angeles"
+
+
+def _tmux(socket: str, *args: str) -> str:
+    done = subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=10)
+    return done.stdout
+
+
+def _wait_for(socket: str, session: str, needle: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux(socket, "capture-pane", "-p", "-t", session)
+        if needle in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{needle!r} never appeared on the screen; last screen:\n{screen}")
+
+
+def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed, and this test runs the demo in a real terminal: "
+                    "install it (apt-get install -y tmux) and run again")
+    exe = Path(sys.executable).with_name("calendar-assistant")
+    if not exe.exists():
+        found = shutil.which("calendar-assistant")
+        assert found, "the calendar-assistant console script is not installed (pip install -e .)"
+        exe = Path(found)
+    socket = f"ca-test-{os.getpid()}"
+    session = "demo"
+    env = {"CALENDAR_ASSISTANT_HOME": str(tmp_path / "home"), "CALENDAR_ASSISTANT_TIMEZONE": TZ,
+           "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    # -u: something in a pytest run leaks COLUMNS=80/LINES=24 into the tmux server's
+    # environment, and the app would believe them (shutil.get_terminal_size reads them first).
+    command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + f" {shlex.quote(str(exe))} demo"
+    _tmux(socket, "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    try:
+        first = _wait_for(socket, session, "DEMO", 20)
+        assert "Move the swim lesson to" in first  # pre-filled: the person only presses Enter
+        plan = plan_for(datetime.now(zone(TZ)))
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        screen = _wait_for(socket, session, "Corrected after review", 30)
+        right = f"{plan.target:%A}, {plan.target:%B} {plan.target.day}, 5:00 PM"
+        wrong = f"{plan.wrong:%A}, {plan.wrong:%B} {plan.wrong.day}, 5:00 PM"
+        assert "DEMO" in screen
+        assert right in screen, screen        # the card shows the right weekday, spelled out
+        assert "Caught:" in screen and "Friday" in screen, screen  # what was wrong
+        assert wrong in screen, screen        # and what it had been set to before the rollback
+        _tmux(socket, "send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and session in _tmux(socket, "list-sessions", "-F", "#{session_name}"):
+            time.sleep(0.1)
+        assert session not in _tmux(socket, "list-sessions", "-F", "#{session_name}"), "ctrl+q did not quit"
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
