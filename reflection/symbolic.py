@@ -273,6 +273,20 @@ def describe_candidates(expr: Expression, tz_name: str) -> str:
     return " or ".join(parts)
 
 
+def _inclusive_last_days(res: Resolution, expr: Expression, tz: Any) -> set[date]:
+    """The last day(s) a phrase includes when it closes a span of days: the date after
+    "through/until", or the end of a day range said with "to"/"through"/a dash."""
+    if not expr.candidates:
+        return set()
+    before = res.text[max(0, expr.start_index - 9): expr.start_index].lower()
+    if re.search(r"\b(through|thru|until|till)\s*$", before):
+        return {as_date(_cand_local(c.start, tz)) for c in expr.candidates}
+    if expr.kind == "range" and re.search(r"\b(through|thru|until|till|to)\b|[-\u2013]", expr.span, re.I):
+        return {as_date(c.end) for c in expr.candidates
+                if c.end is not None and not isinstance(c.end, datetime)}
+    return set()
+
+
 def _describe_reading(reading: Reading) -> str:
     if isinstance(reading.value, datetime):
         return f"{weekday_name(reading.value.date())} {reading.value:%Y-%m-%d %H:%M}"
@@ -533,22 +547,11 @@ class SymbolicChecker:
                 self._add("time", "error", f"the event ends ({end.raw}) before it starts ({start_for_order.raw})",
                           "set an end after the start", index)
                 ok = False
-        # through/until phrases: an all-day span's exclusive end is the day after
-        for expr in res.expressions:
-            before = res.text[max(0, expr.start_index - 9): expr.start_index].lower()
-            if all_day and end is not None and expr.candidates and re.search(r"\b(through|thru|until|till)\s*$", before):
-                last_days = {as_date(_cand_local(c.start, self.tz)) for c in expr.candidates}
-                if end.day - timedelta(days=1) not in last_days:
-                    want = " or ".join(sorted((d + timedelta(days=1)).isoformat() for d in last_days))
-                    self._add("date", "error", f"'{expr.span}' includes that day, so the all-day end "
-                              f"should be {want} (exclusive); the call ends {end.day.isoformat()}",
-                              f"set end to {want}", index, expr.span)
-                    ok = False
-        for expr in res.expressions:
-            if all_day and end is not None and expr.kind == "range" and \
-                    re.search(r"\b(through|thru|until|till|to)\b|[-\u2013]", expr.span, re.I):
-                lasts = {as_date(c.end) for c in expr.candidates
-                         if c.end is not None and not isinstance(c.end, datetime)}
+        # "through November 5", "November 3 to 5": a span of days includes its last day, so an
+        # all-day event's exclusive end is the day after it
+        if all_day and end is not None:
+            for expr in res.expressions:
+                lasts = _inclusive_last_days(res, expr, self.tz)
                 if lasts and end.day - timedelta(days=1) not in lasts:
                     want = " or ".join(sorted((d + timedelta(days=1)).isoformat() for d in lasts))
                     self._add("date", "error", f"'{expr.span}' includes its last day, so the all-day "

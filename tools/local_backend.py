@@ -430,22 +430,25 @@ class LocalBackend(CalendarBackend):
             session.refresh(row)
             return row_to_event(row)
 
+    def _row_for_write(self, session: Session, calendar_id: str, event_id: str) -> tuple[EventRow, Event]:
+        """The stored row a write changes; an untouched occurrence gets its exception row here
+        (version 0), so changing or cancelling it leaves the other occurrences alone."""
+        row = session.get(EventRow, (calendar_id, event_id))
+        if row is None:
+            virtual = self._virtual(session, calendar_id, event_id)
+            if virtual is None:
+                raise EventNotFound(event_id)
+            row = EventRow(calendar_id=calendar_id, id=event_id, version=0, **event_to_fields(virtual))
+            session.add(row)
+            return row, virtual
+        if not self._live(session, row):
+            raise EventNotFound(event_id)
+        return row, row_to_event(row)
+
     def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
                     if_match: str | None = None, send_updates: bool = False) -> Event:
         with self._lock, Session(self.engine) as session:
-            row = session.get(EventRow, (calendar_id, event_id))
-            if row is None:
-                virtual = self._virtual(session, calendar_id, event_id)
-                if virtual is None:
-                    raise EventNotFound(event_id)
-                current = virtual
-                row = EventRow(calendar_id=calendar_id, id=event_id, version=0,
-                               **event_to_fields(virtual))
-                session.add(row)
-            elif not self._live(session, row):
-                raise EventNotFound(event_id)
-            else:
-                current = row_to_event(row)
+            row, current = self._row_for_write(session, calendar_id, event_id)
             if if_match is not None and str(row.version) != str(if_match):
                 raise VersionConflict(event_id, if_match, str(row.version))
             updated = apply_patch(current, patch)
@@ -459,16 +462,7 @@ class LocalBackend(CalendarBackend):
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
                      send_updates: bool = False) -> None:
         with self._lock, Session(self.engine) as session:
-            row = session.get(EventRow, (calendar_id, event_id))
-            if row is None:
-                virtual = self._virtual(session, calendar_id, event_id)
-                if virtual is None:
-                    raise EventNotFound(event_id)
-                row = EventRow(calendar_id=calendar_id, id=event_id, version=0,
-                               **event_to_fields(virtual))
-                session.add(row)
-            elif not self._live(session, row):
-                raise EventNotFound(event_id)
+            row, _ = self._row_for_write(session, calendar_id, event_id)
             if if_match is not None and str(row.version) != str(if_match):
                 raise VersionConflict(event_id, if_match, str(row.version))
             row.status = "cancelled"
