@@ -88,6 +88,41 @@ def seed(backend: CalendarBackend, calendar_id: str, events: list[Event]) -> Non
         backend.create_event(calendar_id, event.with_changes(calendar_id=calendar_id))
 
 
+class IdMap:
+    """Scenario ids that the backend cannot hold ("ev_1" on Google) get a stable valid id; tool
+    inputs are translated on the way in and the report on the way out, so a scenario reads the
+    same on every backend."""
+
+    KEYS = ("id", "event_id", "recurring_event_id")
+
+    def __init__(self, backend: CalendarBackend, ids: list[str]) -> None:
+        self.forward: dict[str, str] = {}
+        if backend.name == "google":
+            from tools.google_events import stable_event_id
+
+            self.forward = {i: stable_event_id(i) for i in ids if backend.id_problem(i)}
+        self.back = {v: k for k, v in self.forward.items()}
+
+    def _one(self, value: str, table: dict[str, str]) -> str:
+        if value in table:
+            return table[value]
+        base, sep, stamp = value.rpartition("_")
+        return table[base] + sep + stamp if sep and base in table else value
+
+    def apply(self, obj: Any, reverse: bool = False) -> Any:
+        table = self.back if reverse else self.forward
+        if not table:
+            return obj
+        if isinstance(obj, dict):
+            return {k: (self._one(v, table) if k in self.KEYS and isinstance(v, str) else
+                        [self._one(x, table) if isinstance(x, str) else x for x in v]
+                        if k == "rolled_back" and isinstance(v, list) else self.apply(v, reverse))
+                    for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [self.apply(x, reverse) for x in obj]
+        return obj
+
+
 def replay_settings(base: Settings, scenario: dict[str, Any]) -> Settings:
     return dataclasses.replace(base, timezone=scenario["timezone"],
                                home_address=scenario.get("home_address", base.home_address),
@@ -117,6 +152,8 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
 
         backend = build_backend(settings)
     calendar_id = settings.calendar_id or backend.primary_calendar_id()
+    ids = IdMap(backend, [e.id for e in events])
+    events = [e.with_changes(id=ids.apply({"id": e.id})["id"]) for e in events]
     seed(backend, calendar_id, events)
     journal = Journal(sqlite_engine(workdir / "journal.db"), backend)
     services = Services(settings, backend, journal, build_locations(settings), calendar_id)
@@ -136,13 +173,13 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
                                 summarize_lessons=False, now=lambda: now, max_retries=0,
                                 confirm=(lambda _c: False) if turn.get("confirm") is False else (lambda _c: True))
             agent_box["agent"] = agent
-            server.add("main", *[response if isinstance(response, dict) else {"content": response}
+            server.add("main", *[ids.apply(response if isinstance(response, dict) else {"content": response})
                                  for response in turn.get("model", [])])
             for k, answer in enumerate(turn.get("reflection") or [], 1):
                 server.add(f"reflection{k}",
                            DOWN if answer is None else {"content": [{"type": "text", "text": answer}]})
             report = agent.run_turn(turn["user"])
-            reports.append(report.to_json())
+            reports.append(ids.apply(report.to_json(), reverse=True))
             left = server.remaining()
             if left.get("main"):
                 print(f"replay: {len(left['main'])} scripted model response(s) of turn "
@@ -153,17 +190,17 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
             requests_out.extend(r.body for r in server.requests)
         failures = list(server.failures)
         server.failures.clear()
-    ids = [e.id for e in events]
-    for report in reports:
+    wanted = [e.id for e in events]
+    for report in ids.apply(reports):
         for card in report.get("cards", []):
             for side in ("after", "before"):
-                if card.get(side) and card[side]["id"] not in ids:
-                    ids.append(card[side]["id"])
+                if card.get(side) and card[side]["id"] not in wanted:
+                    wanted.append(card[side]["id"])
     calendar = []
-    for event_id in ids:
+    for event_id in wanted:
         event = backend.get_event(calendar_id, event_id)
         if event is not None:
-            calendar.append(event.to_contract())
+            calendar.append(ids.apply(event.to_contract(), reverse=True))
     out: dict[str, Any] = {"turns": reports, "calendar": calendar}
     if failures:
         out["script_errors"] = failures
