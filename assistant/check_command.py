@@ -51,10 +51,14 @@ def run(args: argparse.Namespace) -> int:
     reflect = None
     mode = "symbolic"
     if args.llm:
-        from assistant.model_client import reflection_call_from_settings
+        from assistant.cli import fail
+        from assistant.model_client import has_credentials, reflection_call_from_settings
         from assistant.settings import load_settings
 
-        reflect = reflection_call_from_settings(load_settings())
+        settings = load_settings()
+        if not has_credentials(settings):
+            fail("check --llm: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
+        reflect = reflection_call_from_settings(settings)
         mode = "auto"
     guard = Guard(mode=mode, reflect=reflect)
     lines = list(read_lines(Path(args.file)))

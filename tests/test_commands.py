@@ -132,3 +132,32 @@ def test_stats_counts_replayed_turns(capsys: pytest.CaptureFixture[str]) -> None
     figures = json.loads(out)
     assert code == 0 and figures["guarded_turns"] == 1 and figures["errors_caught"] == 1
     assert figures["retries_that_fixed_the_error"] == 1
+
+
+def test_check_llm_makes_live_calls_only_where_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from assistant.settings import DEFAULT_REFLECTION_MODEL
+    from fixtures.fake_anthropic import FakeAnthropicServer
+
+    cal = [{"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-21T17:00:00-07:00",
+            "end": "2025-10-21T17:45:00-07:00"}]
+    base = {"now": "2025-10-20T08:00:00", "timezone": "America/Los_Angeles", "calendar": cal}
+    verified = dict(base, id="v", user_message="Move swim lesson to Thursday", tool_calls=[
+        {"name": "calculate_datetime", "input": {"expression": "Thursday"}},
+        {"name": "update_calendar_event", "input": {"event_id": "ev_swim1", "start": "2025-10-23T17:00:00"}}])
+    judgement = dict(base, id="j", user_message="rename swim lesson to Swimming", tool_calls=[
+        {"name": "update_calendar_event", "input": {"event_id": "ev_swim1", "title": "Swim"}}])
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(verified) + "\n" + json.dumps(judgement) + "\n")
+    answer = {"valid": False, "confidence": "low", "errors": [
+        {"type": "other", "severity": "error", "issue": "the title is 'Swim', not 'Swimming'", "correction": "use 'Swimming'"}]}
+    with FakeAnthropicServer({DEFAULT_REFLECTION_MODEL: [{"content": [{"type": "text", "text": json.dumps(answer)}]}]}) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        code, out, _ = run(capsys, "check", "--llm", str(path))
+        assert len(server.requests) == 1
+        assert server.requests[0].body["output_config"]["format"]["type"] == "json_schema"
+        assert server.requests[0].body["max_tokens"] == 1000
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert code == 0
+    assert lines[0]["llm_used"] is False and lines[0]["valid"] is True
+    assert lines[1]["llm_used"] is True and lines[1]["valid"] is False and lines[1]["confidence"] == "low"
