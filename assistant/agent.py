@@ -17,7 +17,7 @@ from assistant.history import History
 from assistant.model_client import ModelClient, ModelError
 from assistant.prompts import correction_message, system_prompt
 from assistant.records import TurnRecorder
-from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport, Usage
+from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
 from reflection.guard import GUARD_VERSION, Guard

@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Sequence
+from typing import Callable, NoReturn, Sequence
 
 from assistant.settings import SettingsError, load_settings
 

@@ -235,7 +235,7 @@ P_MDY = C(rf"(?<![a-z])(?P<mon>{MONTH_RE})[\s,/-]*(?P<d>{DAY_RE})(?!\s*(?::\d|{A
 P_DMY = C(rf"(?<![\w.$€£])(?<!\d:)(?<![$€£]\s)(?:the\s+)?(?P<d>{DAY_RE})(?:\s+day)?(?:\s+of)?[\s/-]*(?P<mon>{MONTH_RE})" + YEAR_TAIL)
 _TOK = r"[a-z]{3,9}|\d{1,4}"
 P_TRIPLE = C(rf"(?<![0-9a-z/:.])(?P<a>{_TOK})(?P<s>[-/. ])(?P<b>{_TOK})(?P=s)(?P<c>{_TOK})(?![0-9a-z/:]|\.\d)")
-P_PAIR = C(rf"(?<![0-9a-z/:.])(?P<a>[a-z]{{3,9}}|\d{{1,2}})(?P<s>[-/.])(?P<b>[a-z]{{3,9}}|\d{{1,2}})(?![0-9a-z/:]|[-/.]\d)")
+P_PAIR = C(r"(?<![0-9a-z/:.])(?P<a>[a-z]{3,9}|\d{1,2})(?P<s>[-/.])(?P<b>[a-z]{3,9}|\d{1,2})(?![0-9a-z/:]|[-/.]\d)")
 P_COMPACT = C(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>0[1-9]|1[0-2])(?P<d>0[1-9]|[12]\d|3[01])(?!\d)")
 PAIR_CTX = C(rf"(?:\bon|\bthis|\bnext|\blast|\buntil|\bthrough|\bby|{WEEKDAY_RE},?|\()\s*$")
 
@@ -264,7 +264,7 @@ P_T_24 = C(rf"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))
 P_T_DOT = C(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?(?<![\d:.])(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?![\d.])(?!\s*{AP_RE})")
 _NOT_HOUR_AFTER = (rf"(?!\s*(?:[:.]\d|\d|%|/|-\d|{AP_RE}|(?:st|nd|rd|th|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
                    rf"|people|persons|guests|of|percent|o'?\s?clock|{MONTH_RE})\b))")
-P_T_BARE = C(rf"(?:\b(?:at|around|about|by|from|until|till|before|after|between)\s+|@\s*)(?P<h>\d{{1,2}})(?![\d])" + _NOT_HOUR_AFTER)
+P_T_BARE = C(r"(?:\b(?:at|around|about|by|from|until|till|before|after|between)\s+|@\s*)(?P<h>\d{1,2})(?![\d])" + _NOT_HOUR_AFTER)
 P_T_BARE_POD = C(r"(?<![\d:.])(?P<h>\d{1,2})(?=,?\s+(?:tonight|tonite|this\s+(?:morning|afternoon|evening)|"
                  r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tomorrow\s+(?:morning|afternoon|evening|night)))")
 P_T_OCLOCK = C(rf"\b(?P<h>\d{{1,2}}|{HOURW})\s*o'?\s?clock\b(?:\s*(?P<ap>{AP_RE}))?")

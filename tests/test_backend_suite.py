@@ -11,7 +11,7 @@ import pytest
 from conftest import listed, make_context
 from tools.backend import CalendarBackend, EventNotFound, EventPatch, VersionConflict
 from tools.context import ToolCall
-from tools.events import UTC, Event
+from tools.events import Event
 from tools.journal import Journal
 from tools.registry import ToolRegistry
 

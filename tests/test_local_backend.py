@@ -136,3 +136,25 @@ def test_unknown_calendar_id_in_a_tool_is_an_error_and_writes_nothing(local: Loc
                                                              "start": "2025-09-01T11:00:00-07:00"}))
     assert result.is_error and "nope" in result.text
     assert local.all_records() == {}
+
+
+def test_an_occurrence_at_a_time_skipped_by_dst_can_be_found_and_deleted(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A weekly 02:30 series in Los Angeles: on 2025-03-09 02:30 does not exist. The occurrence
+    listed for that day must be found again by its id, so it can be changed or cancelled."""
+    from datetime import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from tools.events import Event
+    from tools.local_backend import LocalBackend
+
+    tz = ZoneInfo("America/Los_Angeles")
+    backend = LocalBackend(tmp_path / "dst.db", "America/Los_Angeles")
+    backend.create_event("primary", Event(id="night", title="Night feed", start=dt(2025, 3, 2, 2, 30, tzinfo=tz),
+                                          end=dt(2025, 3, 2, 2, 45, tzinfo=tz), timezone="America/Los_Angeles",
+                                          recurrence=("RRULE:FREQ=WEEKLY;COUNT=3",)))
+    listed = backend.list_events("primary", dt(2025, 3, 8, tzinfo=tz), dt(2025, 3, 10, tzinfo=tz))
+    assert len(listed) == 1
+    assert backend.get_event("primary", listed[0].id) is not None
+    backend.delete_event("primary", listed[0].id)
+    assert backend.list_events("primary", dt(2025, 3, 8, tzinfo=tz), dt(2025, 3, 10, tzinfo=tz)) == []
+    assert len(backend.list_events("primary", dt(2025, 3, 1, tzinfo=tz), dt(2025, 3, 20, tzinfo=tz))) == 2

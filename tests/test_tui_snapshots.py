@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from assistant.report import Attempt, TurnReport
 from assistant.settings import Settings

@@ -289,6 +289,9 @@ def test_injected_description_does_not_lead_to_deletes(rig: Rig) -> None:
     report = rig.agent(confirm=False).run_turn("what's on Wednesday?")
     assert rig.records() == before
     assert len(rig.confirmations) == 1
+    deletes = [c for c in report.attempts[0].calls if c.name == "delete_calendar_event"]
+    assert len(deletes) == 2 and all(c.result and c.result.is_error for c in deletes)
+    assert report.cards == []
     listing = rig.main_requests()[1]["messages"][-1]["content"][0]["content"]
     assert "<calendar_data" in listing and "ignore previous instructions" in listing
 

@@ -30,6 +30,7 @@ from tools.store import ensure_tables, sqlite_engine
 
 INSTANCE_ID_RE = re.compile(r"^(?P<base>.+)_(?P<stamp>\d{8}(?:T\d{6}Z)?)$")
 MAX_OCCURRENCES = 5000
+DST_MARGIN = timedelta(hours=3)
 EVENT_CACHE_SIZE = 8192
 
 
@@ -211,7 +212,9 @@ def occurrences(master: Event, start: datetime, end: datetime) -> Iterable[date 
     dtstart = local_start_of(master.start, tz)
     duration = master.duration
     expansion = _expansion(master, dtstart)
-    window_start = (start - duration).astimezone(tz)
+    # starts are compared by wall clock (they share the zone), so reach back past a DST gap:
+    # an occurrence at a skipped time (02:30 on spring-forward day) sorts before its instant.
+    window_start = (start - duration - DST_MARGIN).astimezone(tz)
     with expansion.lock:
         expansion.extend_to(end, master.id)
         starts = expansion.starts
@@ -227,9 +230,11 @@ def occurrences(master: Event, start: datetime, end: datetime) -> Iterable[date 
 
 def is_occurrence(master: Event, original: date | datetime) -> bool:
     tz = master.zone
-    probe = local_start_of(original, tz)
+    # Compare instants in UTC: two datetimes sharing a ZoneInfo compare by wall clock, which
+    # disagrees with the instant for a time skipped by a DST change (02:30 on spring-forward day).
+    probe = local_start_of(original, tz).astimezone(UTC)
     for occ in occurrences(master, probe, probe + timedelta(seconds=1)):
-        if local_start_of(occ, tz) == probe:
+        if local_start_of(occ, tz).astimezone(UTC) == probe:
             return True
     return False
 
