@@ -254,20 +254,26 @@ def _am_pm_note(expr: Expression, reading: Reading, case: GuardCase,
     return ""
 
 
-def describe_candidates(expr: Expression, tz_name: str) -> str:
+def describe_candidates(expr: Expression, tz_name: str,
+                        readings: list[Reading_] | None = None) -> str:
+    """The readings in words, in the person's zone (with the named zone's clock when it
+    differs). `readings` gives them already anchored ("move the dentist to 4pm" on its day)."""
     tz = zone(tz_name)
+    if readings is None:
+        readings = [Reading_(_cand_local(c.start, tz), _cand_local(c.end, tz) if c.end is not None else None,
+                             c.reading, c.start) for c in expr.candidates]
     parts = []
-    for cand in expr.candidates:
-        start = _cand_local(cand.start, tz)
+    for cand in readings:
+        start = cand.start
         if isinstance(start, datetime):
             text = f"{weekday_name(start.date())} {start:%Y-%m-%d %H:%M}"
-            if isinstance(cand.start, datetime) and cand.start.tzinfo is not None \
-                    and cand.start.utcoffset() != start.utcoffset():
-                text += f" ({cand.start:%H:%M} {expr.explicit_zone or cand.start.tzname()})"
+            said = cand.zone_start
+            if isinstance(said, datetime) and said.tzinfo is not None and said.utcoffset() != start.utcoffset():
+                text += f" ({said:%H:%M} {expr.explicit_zone or said.tzname()})"
         else:
             text = describe_day(start)
         if cand.end is not None:
-            end = _cand_local(cand.end, tz)
+            end = cand.end
             text += f" to {end:%Y-%m-%d %H:%M}" if isinstance(end, datetime) else f" to {describe_day(end)}"
         parts.append(text)
     return " or ".join(parts)
@@ -598,14 +604,14 @@ class SymbolicChecker:
             ctx_event = current if call.name != "create_calendar_event" else None
             kind = _mismatch_kind(expr, start, case, ctx_event, res)
             note = _am_pm_note(expr, start, case, ctx_event, res) if kind == "time" else ""
+            wanted = describe_candidates(expr, case.timezone,
+                                         effective_candidates(expr, case, ctx_event, res))
             if kind == "timezone":
                 issue = (f"the call writes {start.raw}, which is {_describe_reading(start)} in "
-                         f"{case.timezone}: its offset moves the time off '{expr.span}' "
-                         f"({describe_candidates(expr, case.timezone)})")
+                         f"{case.timezone}: its offset moves the time off '{expr.span}' ({wanted})")
             else:
-                issue = (f"'{expr.span}' is {describe_candidates(expr, case.timezone)}; the call uses "
-                         f"{_describe_reading(start)}{note}")
-            self._add(kind, "error", issue, f"use {describe_candidates(expr, case.timezone)}",
+                issue = f"'{expr.span}' is {wanted}; the call uses {_describe_reading(start)}{note}"
+            self._add(kind, "error", issue, f"use {wanted}",
                       index, expr.span)
             check.dates_ok = False
             return False

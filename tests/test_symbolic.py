@@ -90,3 +90,21 @@ def test_facts_give_weekdays_and_readings() -> None:
     assert "2025-10-31T17:00:00 is a Friday" in statements
     assert "'next Friday' means" in statements
     assert "ev_swim1 is 'Swim lesson'" in statements
+
+
+def test_a_time_without_a_date_is_corrected_on_the_events_own_day() -> None:
+    """'move the swim lesson to 6pm' written as 06:00: the correction must name the lesson's own
+    day (Tuesday), not today, or the retry would move it to the wrong date."""
+    result = check("move the swim lesson to 6pm",
+                   [{"name": "update_calendar_event", "input": {"event_id": "ev_swim1", "start": "2025-10-21T06:00:00"}}])
+    finding = next(f for f in result.findings if f.is_error)
+    assert finding.type == "time"
+    assert finding.correction == "use Tuesday 2025-10-21 18:00"
+    assert "Monday" not in finding.issue
+
+
+def test_an_explicit_zone_is_described_with_its_own_clock() -> None:
+    result = check("add a call on November 5 at 3pm Eastern", [create(start="2025-11-05T15:00:00")])
+    finding = next(f for f in result.findings if f.is_error)
+    assert finding.type == "timezone"
+    assert finding.correction == "use Wednesday 2025-11-05 12:00 (15:00 America/New_York)"
