@@ -6,7 +6,7 @@ from datetime import date, datetime
 from typing import Any, Callable
 
 from reflection.resolver import resolve
-from tools.events import EventFieldError, parse_when, zone
+from tools.events import parse_when, zone
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -49,5 +49,3 @@ def date_calculator(tz_name: str, now: Callable[[], datetime]) -> Callable[[str,
 
     return calculate
 
-
-__all__ = ["date_calculator", "EventFieldError"]

@@ -258,6 +258,3 @@ def stated_confidence(answer: dict[str, Any]) -> str | None:
     value = answer.get("confidence")
     return value if value in ("high", "medium", "low") else None
 
-
-def now_iso(value: datetime) -> str:
-    return value.isoformat(timespec="seconds")

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable
+from typing import Any
 
 from reflection.case import GuardCall, GuardCase
 from reflection.findings import Fact, Finding
-from reflection.matching import NamedEvents, base_of, content_words, named_events
+from reflection.matching import NamedEvents, base_of, named_events
 from reflection.resolver import Expression, Resolution, resolve
-from tools.definitions import GUARDED_TOOLS, WRITE_TOOLS
+from tools.definitions import GUARDED_TOOLS
 from tools.events import Event, EventFieldError, as_date, parse_when, zone
 from tools.local_backend import is_occurrence
 from tools.locations import normalize_place
@@ -666,9 +666,3 @@ class SymbolicChecker:
 def check_symbolic(case: GuardCase) -> SymbolicResult:
     return SymbolicChecker(case).run()
 
-
-def guarded_indices(calls: Iterable[GuardCall]) -> list[int]:
-    return [i for i, c in enumerate(calls) if c.name in GUARDED_TOOLS]
-
-
-__all__ = ["check_symbolic", "SymbolicResult", "CallCheck", "WRITE_TOOLS", "content_words"]

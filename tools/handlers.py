@@ -10,7 +10,7 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Any, Callable
 
-from tools.backend import CalendarError, EventNotFound, EventPatch
+from tools.backend import CalendarError, EventPatch
 from tools.context import ToolContext, ToolResult
 from tools.events import (Event, EventCard, EventFieldError, as_date, format_when, local_start_of,
                           normalize_recurrence, parse_when, zone)
@@ -62,7 +62,7 @@ def compact_row(event: Event, person_tz: str) -> str:
     return " | ".join(parts)
 
 
-def _bound(value: str, tz_name: str, field: str, end: bool) -> datetime:
+def _bound(value: str, tz_name: str, field: str) -> datetime:
     when = parse_when(value, zone(tz_name), field)
     if isinstance(when, datetime):
         return when
@@ -72,8 +72,8 @@ def _bound(value: str, tz_name: str, field: str, end: bool) -> datetime:
 # --------------------------------------------------------------------------- read-only tools
 def list_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     calendar_id = args.get("calendar_id") or ctx.calendar_id
-    start = _bound(args["start"], ctx.timezone, "start", end=False)
-    end = _bound(args["end"], ctx.timezone, "end", end=True)
+    start = _bound(args["start"], ctx.timezone, "start")
+    end = _bound(args["end"], ctx.timezone, "end")
     if end <= start:
         raise EventFieldError("end", "the range ends before it starts")
     if end - start > timedelta(days=400):
@@ -284,9 +284,3 @@ HANDLERS: dict[str, Callable[[ToolContext, dict[str, Any]], ToolResult]] = {
     "get_location_suggestions": get_location_suggestions,
 }
 
-
-def is_series(event: Event) -> bool:
-    return event.is_recurring_series
-
-
-__all__ = ["HANDLERS", "EventNotFound", "compact_row", "describe_when", "prepare_update"]
