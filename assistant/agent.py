@@ -64,19 +64,13 @@ class Agent:
         return self._now().astimezone(tz) if self._now else datetime.now(tz)
 
     def agenda(self, days: int = 7) -> list[Event]:
-        from datetime import time as dtime, timedelta
-
-        tz = zone(self.settings.timezone)
-        start = datetime.combine(self.now().date(), dtime(0), tzinfo=tz)
-        return self.services.backend.list_events(self.services.calendar_id, start,
-                                                 start + timedelta(days=days))
+        return self.services.agenda(self.now(), days)
 
     def history_for_display(self) -> list[tuple[str, str]]:
         return self.history.for_display()
 
     def undo_last(self) -> RollbackReport | None:
-        turn = self.services.journal.last_committed_turn()
-        return self.services.journal.rollback(turn) if turn else None
+        return self.services.journal.undo_last()
 
     # ------------------------------------------------------------------ the turn
     def run_turn(self, message: str, observer: TurnObserver | None = None) -> TurnReport:

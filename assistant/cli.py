@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Callable, NoReturn, Sequence
 
@@ -99,9 +99,7 @@ def cmd_agenda(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     services = build_services(settings)
-    tz = zone(settings.timezone)
-    start = datetime.combine(datetime.now(tz).date(), time(0), tzinfo=tz)
-    events = services.backend.list_events(services.calendar_id, start, start + timedelta(days=args.days))
+    events = services.agenda(datetime.now(zone(settings.timezone)), args.days)
     if args.json:
         print(json.dumps([e.to_contract() for e in events], indent=1))
         return 0
@@ -116,12 +114,10 @@ def cmd_agenda(args: argparse.Namespace) -> int:
 def cmd_undo(args: argparse.Namespace) -> int:
     from assistant.services import build_services
 
-    services = build_services(load_settings())
-    turn = services.journal.last_committed_turn()
-    if turn is None:
+    report = build_services(load_settings()).journal.undo_last()
+    if report is None:
         print("Nothing to undo.")
         return 0
-    report = services.journal.rollback(turn)
     print(report.summary())
     return 0 if report.clean else 1
 

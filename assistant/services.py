@@ -4,9 +4,11 @@ new one starts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
 
 from assistant.settings import Settings, SettingsError
 from tools.backend import CalendarBackend
+from tools.events import Event
 from tools.journal import Journal, RollbackReport
 from tools.local_backend import LocalBackend
 from tools.locations import LocationService, NominatimGeocoder
@@ -21,6 +23,11 @@ class Services:
     locations: LocationService
     calendar_id: str
     recovered: list[RollbackReport] = field(default_factory=list)
+
+    def agenda(self, now: datetime, days: int) -> list[Event]:
+        """Events from the start of today (in `now`'s zone) for `days` days."""
+        start = datetime.combine(now.date(), time(0), tzinfo=now.tzinfo)
+        return self.backend.list_events(self.calendar_id, start, start + timedelta(days=days))
 
 
 def build_backend(settings: Settings) -> CalendarBackend:

@@ -263,6 +263,11 @@ class Journal:
                         (state, *ids))
             raw.commit()
 
+    def undo_last(self) -> RollbackReport | None:
+        """Roll back the newest turn whose changes still stand (None when there is none)."""
+        turn = self.last_committed_turn()
+        return self.rollback(turn) if turn else None
+
     def recover(self) -> list[RollbackReport]:
         """Roll back every turn a killed process left open (run at start-up)."""
         return [self.rollback(turn_id) for turn_id in self.open_turns()]
