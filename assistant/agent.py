@@ -244,8 +244,7 @@ class Agent:
             finally:
                 model_seconds += time.perf_counter() - t0
 
-        self.guard.reflect = timed_reflect
-        run = self.guard.judge(case)
+        run = self.guard.judge(case, reflect=timed_reflect)
         attempt.verdict = run.verdict
         attempt.guard_ms = (time.perf_counter() - started - model_seconds) * 1000
 

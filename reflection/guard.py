@@ -55,9 +55,12 @@ class Guard:
         self.reflect = reflect
         self.votes = max(1, votes)
 
-    def judge(self, case: GuardCase, replayed: Any = _NOT_GIVEN) -> GuardRun:
+    def judge(self, case: GuardCase, replayed: Any = _NOT_GIVEN,
+              reflect: ReflectionCall | None = None) -> GuardRun:
         """`replayed`: a recorded reflection answer to use instead of a live call (a string, or
-        None for "the service was down"); always applied when given."""
+        None for "the service was down"); always applied when given. `reflect` overrides the
+        guard's own call for this judgement (the agent times and meters it per attempt)."""
+        reflect = reflect or self.reflect
         symbolic = check_symbolic(case)
         verdict = Verdict(findings=list(symbolic.findings), facts=list(symbolic.facts),
                           llm_needed=symbolic.llm_needed)
@@ -68,7 +71,7 @@ class Guard:
         wants_call = self.mode == "always" or (self.mode == "auto" and symbolic.llm_needed)
         if not wants_call or not symbolic.calls:
             return run
-        if self.reflect is None:
+        if reflect is None:
             self._unavailable(run, "no reflection model is configured")
             return run
         prompt = build_prompt(case, symbolic)
@@ -77,7 +80,7 @@ class Guard:
         for _ in range(votes):
             run.prompts.append(prompt)
             try:
-                answers.append(self.reflect(SYSTEM_PROMPT, prompt, REFLECTION_SCHEMA))
+                answers.append(reflect(SYSTEM_PROMPT, prompt, REFLECTION_SCHEMA))
             except Exception as exc:  # noqa: BLE001 - any failure of the call means "unavailable"
                 answers.append(None)
                 run.answers.append(f"<failed: {exc}>")
