@@ -16,22 +16,32 @@ from reflection.case import CaseError, case_from_json
 from reflection.guard import Guard
 
 
-def read_lines(path: Path) -> Iterator[tuple[int, str]]:
+def read_lines(path: Path) -> Iterator[tuple[int, str | None]]:
+    """Every line of the file with its number; None for a line that is not UTF-8 (it gets an
+    error verdict of its own, like any other bad line)."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if line.strip():
-                    yield number, line
-    except (OSError, UnicodeDecodeError) as exc:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                try:
+                    yield number, raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    yield number, None
+    except OSError as exc:
         from assistant.cli import fail
 
-        fail(f"{path}: {exc}")
+        fail(f"{path}: {exc.strerror or exc}")
 
 
-def verdict_line(guard: Guard, number: int, line: str) -> dict[str, Any]:
+def verdict_line(guard: Guard, number: int, line: str | None) -> dict[str, Any]:
+    """The verdict of one line; a bad line (blank, not UTF-8, not JSON, not a case) gets
+    `{"id", "error"}` so the output keeps one line per input line."""
+    if line is None:
+        return {"id": None, "error": f"line {number}: not UTF-8 text"}
+    if not line.strip():
+        return {"id": None, "error": f"line {number}: blank line (expected a JSON object)"}
     try:
         data = json.loads(line)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return {"id": None, "error": f"line {number}: not JSON ({exc.msg})"}
     case_id = data.get("id") if isinstance(data, dict) else None
     try:

@@ -47,7 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     sub.add_parser("chat", help="open the chat (the default)")
     demo = sub.add_parser("demo", help="the chat on a sample calendar with a scripted model")
-    demo.add_argument("--script", type=_existing_file, help="a scripted conversation to use")
+    demo.add_argument("--script", type=_existing_file,
+                      help="a demo script to play instead of the built-in one (request, model and "
+                      "fallback, like fixtures/data/demo_conversation.json; replay scenarios run "
+                      "with `replay`)")
     resolve = sub.add_parser("resolve", help="resolve date/time phrases (JSON out)")
     resolve.add_argument("text", nargs="?")
     resolve.add_argument("--now", help="ISO datetime; naive means wall time in --tz")
@@ -150,6 +153,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     from tools.events import EventFieldError
+    from tools.store import StoreError
 
     try:
         args = build_parser().parse_args(argv)
@@ -158,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except (SettingsError, EventFieldError) as exc:
+    except (SettingsError, EventFieldError, StoreError) as exc:
         print(f"calendar-assistant: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

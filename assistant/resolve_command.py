@@ -1,4 +1,8 @@
-"""`calendar-assistant resolve`: date/time phrases to their readings (CONTRACT section 4)."""
+"""`calendar-assistant resolve`: date/time phrases to their readings (CONTRACT section 4).
+
+The resolver raises ValueError for input it refuses (a text over its length cap, a bad zone) and
+date arithmetic can overflow near year 9999: both are bad input here, one line and exit 2.
+"""
 from __future__ import annotations
 
 import argparse
@@ -15,13 +19,17 @@ def run(args: argparse.Namespace) -> int:
         if args.text:
             fail("resolve: give TEXT or --batch FILE, not both")
         outputs = []
-        with Path(args.batch).open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
+        with Path(args.batch).open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    fail(f"{args.batch}, line {number}: not UTF-8 text (byte {exc.start + 1})")
                 if not line.strip():
                     continue
                 try:
                     data = json.loads(line)
-                except ValueError as exc:
+                except json.JSONDecodeError as exc:
                     fail(f"{args.batch}, line {number}: not JSON ({exc.msg})")
                 if not isinstance(data, dict) or not isinstance(data.get("text"), str):
                     fail(f"{args.batch}, line {number}: field 'text' missing or not a string")
@@ -31,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 try:
                     now = parse_now(data["now"], data["tz"])
                     outputs.append(resolve(data["text"], now, data["tz"]).to_json())
-                except ValueError as exc:
+                except (ValueError, OverflowError) as exc:
                     fail(f"{args.batch}, line {number}: {exc}")
         for out in outputs:
             print(json.dumps(out, ensure_ascii=False))
@@ -43,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         now = parse_now(args.now, args.tz)
         result = resolve(args.text, now, args.tz)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         fail(f"resolve: {exc}")
     print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
     return 0

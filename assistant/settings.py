@@ -6,12 +6,16 @@ point it at a temporary directory and never touch a person's calendar.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import tomli_w
 from platformdirs import user_data_dir
 
 from tools.events import EventFieldError, zone
@@ -94,6 +98,8 @@ class Settings:
         return self.home / "google-token.json"
 
     def validate(self) -> "Settings":
+        """Refuse values that would only fail later, deep inside a turn, with a message naming
+        the key (a negative budget or an empty model name is a typo, not a choice)."""
         try:
             zone(self.timezone)
         except EventFieldError:
@@ -104,7 +110,21 @@ class Settings:
             raise SettingsError(f"reflection_mode: {self.reflection_mode!r} is not auto, always or symbolic")
         if self.geocoder not in ("off", "nominatim"):
             raise SettingsError(f"geocoder: {self.geocoder!r} is not 'off' or 'nominatim'")
+        for key in ("model", "reflection_model"):
+            value = getattr(self, key)
+            if not isinstance(value, str) or not value.strip():
+                raise SettingsError(f"{key}: must name a model, got {value!r}")
+        for key, lowest in _LOWEST.items():
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
+                raise SettingsError(f"{key}: must be a whole number of at least {lowest}, got {value!r}")
         return self
+
+
+# The smallest value each number setting can sensibly take.
+_LOWEST = {"max_tokens": 1, "max_rounds": 1, "turn_token_budget": 1, "context_token_budget": 1,
+           "reflection_votes": 1, "lesson_recency_days": 1, "lesson_min_seen": 1,
+           "lessons_max_surfaced": 0, "constitution_every": 1}
 
 
 _ENV = {
@@ -117,61 +137,102 @@ _ENV = {
 }
 
 
+def _check_type(path: Path, key: str, value: Any, default: Any) -> None:
+    """The file's value has the type of the setting's default (a str setting may be unset)."""
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, dict):
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    else:  # str settings, and the optional ones whose default is None
+        ok = isinstance(value, str)
+    if not ok:
+        kind = "a table of strings" if isinstance(default, dict) else \
+            "a whole number" if isinstance(default, int) else "a string"
+        raise SettingsError(f"{path}: {key} should be {kind}, got {value!r}")
+
+
+
 def load_settings(home: Path | None = None) -> Settings:
     """File values, then environment values, then validation with messages naming the key."""
     settings = Settings(home=home or home_dir())
     path = settings.config_path
-    if path.exists():
-        try:
-            data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError(f"{path}: {exc}") from None
-        known = {f.name: f for f in fields(Settings)}
-        for key, value in data.items():
-            if key not in known or key == "home":
-                raise SettingsError(f"{path}: unknown setting {key!r}")
-            default = getattr(settings, key)
-            if isinstance(default, bool) or (isinstance(default, int) and not isinstance(value, int)):
-                if not isinstance(value, type(default)):
-                    raise SettingsError(f"{path}: {key} should be {type(default).__name__}")
-            setattr(settings, key, value)
+    data = _read_config(path)
+    known = {f.name for f in fields(Settings)}
+    for key, value in data.items():
+        if key not in known or key == "home":
+            raise SettingsError(f"{path}: unknown setting {key!r}")
+        _check_type(path, key, value, getattr(settings, key))
+        setattr(settings, key, value)
     for env, key in _ENV.items():
         if os.environ.get(env):
             setattr(settings, key, os.environ[env])
     return settings.validate()
 
 
+def _read_config(path: Path) -> dict[str, Any]:
+    """The config file as a dict ({} when there is none), or a SettingsError naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot be read ({exc})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: {exc}") from None
+
+
+CONFIG_HEADER = "# calendar-assistant settings (see README, \"Configuration\")\n"
+
+
 def save_setting(settings: Settings, key: str, value: Any) -> None:
-    """Write one key to the config file, keeping the others (used by first-run setup)."""
+    """Write one key to the config file, keeping the others (used by first-run setup).
+
+    The file may hold an API key, so it is written 0600 and atomically (a temp file in the same
+    dir, then `os.replace`): never readable by others, never half-written. Values are
+    serialized by `tomli-w`. When the key is already a line of its own at the top level, only
+    that line is replaced, so the person's comments survive; otherwise (a new key, or a value
+    spread over several lines) the file is rewritten by `tomli-w`, which cannot keep comments.
+    Either way the result is parsed back and must equal the intended settings.
+    """
     path = settings.config_path
-    data: dict[str, Any] = {}
-    if path.exists():
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    data[key] = value
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for k, v in data.items():
-        if isinstance(v, dict):
-            continue
-        lines.append(f"{k} = {_toml_value(v)}")
-    for k, v in data.items():
-        if isinstance(v, dict):
-            lines.append(f"\n[{k}]")
-            lines.extend(f"{_toml_key(kk)} = {_toml_value(vv)}" for kk, vv in v.items())
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    data = _read_config(path)
+    wanted = {**data, key: value}
+    text = _edit_line(path, key, value, wanted) or CONFIG_HEADER + tomli_w.dumps(wanted)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
     setattr(settings, key, value)
 
 
-def _toml_key(key: str) -> str:
-    return key if key.replace("_", "").replace("-", "").isalnum() else _toml_value(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+def _edit_line(path: Path, key: str, value: Any, wanted: dict[str, Any]) -> str | None:
+    """The file with the top-level line `key = ...` replaced, if that gives exactly `wanted`."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except OSError:
+        return None
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("["):
+            return None  # tables begin: the key is not a top-level line of its own
+        if pattern.match(line):
+            lines[index] = tomli_w.dumps({key: value})
+            edited = "".join(lines)
+            try:
+                return edited if tomllib.loads(edited) == wanted else None
+            except tomllib.TOMLDecodeError:
+                return None
+    return None

@@ -324,7 +324,7 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
     settings = load_settings()
     app = chat_app(settings)
     assert app.needs_setup
-    app.animate = False
+    app.show_motion = False
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await wait_for_screen(pilot, SetupScreen)
         text = screen.query_one("Markdown").source
@@ -336,6 +336,39 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
         assert app.agent is not None
     assert 'api_key = "sk-ant-test-1234"' in (tmp_path / "config.toml").read_text()
     assert load_settings().api_key == "sk-ant-test-1234"
+    assert (tmp_path / "config.toml").stat().st_mode & 0o777 == 0o600  # it holds a secret
+
+
+@pytest.mark.anyio
+async def test_escape_on_the_setup_screen_quits_with_exit_0(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.tui.launch import chat_app
+
+    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(tmp_path))
+    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
+    app = chat_app(load_settings())
+    async with app.run_test(size=(100, 34)) as pilot:
+        await wait_for_screen(pilot, SetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.return_code == 0 and app.return_value == 0
+
+
+@pytest.mark.anyio
+async def test_textuals_animate_method_is_not_shadowed(rig: Rig) -> None:
+    """Textual calls `animate()` itself (smooth scrolling): a bool in its place would crash."""
+    app = rig.app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot)
+        view = TurnView("hello", TZ, animate=False)
+        await app.query_one("#conversation").mount(view)
+        await settle(pilot)
+        view.scroll_to(y=1, animate=True, duration=0.01)
+        app.query_one("#conversation").scroll_end(animate=True, duration=0.01)
+        await settle(pilot)
+        assert callable(app.animate) and callable(view.animate)
 
 
 def test_local_server_needs_no_setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -100,7 +100,7 @@ class CalendarApp(App[int]):
         self.demo = demo
         self.prefill = prefill
         self.needs_setup = needs_setup
-        self.animate = animate
+        self.show_motion = animate  # not `self.animate`: Textual calls its animate() method
         self.agenda_days = agenda_days
         self.save_key = save_key
         self.turn_running = False
@@ -143,7 +143,7 @@ class CalendarApp(App[int]):
 
     def on_mount(self) -> None:
         prompt = self.query_one("#prompt", Input)
-        if not self.animate:
+        if not self.show_motion:
             prompt.cursor_blink = False
         prompt.focus()
         if self.needs_setup:
@@ -221,7 +221,7 @@ class CalendarApp(App[int]):
             self.notify("Still working on the last request; yours is next.")
             return
         conversation = self.query_one("#conversation", VerticalScroll)
-        view = TurnView(message, self.tz_name, animate=self.animate, classes="turn")
+        view = TurnView(message, self.tz_name, animate=self.show_motion, classes="turn")
         conversation.mount(UserMessage(message, classes="user"))
         conversation.mount(view)
         self.turn_running = True

@@ -163,7 +163,8 @@ class SetupScreen(Screen[str | None]):
         self.dismiss(key)
 
     def action_quit_app(self) -> None:
-        self.app.exit(1)
+        """Leaving setup is the person's choice, not a failure: exit 0."""
+        self.app.exit(0)
 
 
 def screen_text(screen: Any) -> str:

@@ -137,14 +137,14 @@ class TurnView(Vertical):
         super().__init__(**kwargs)
         self.message = message
         self.tz_name = tz_name
-        self.animate = animate
+        self.show_motion = animate  # not `self.animate`: that is Textual's own method
         self.report: Any = None
         self.draft = ""
         self._stream: MarkdownStream | None = None
 
     def compose(self) -> ComposeResult:
         yield Markdown("", classes="reply")
-        yield WorkingIndicator("thinking…", animate=self.animate, classes="working")
+        yield WorkingIndicator("thinking…", animate=self.show_motion, classes="working")
         yield Vertical(classes="cards")
 
     @property
