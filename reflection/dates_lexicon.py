@@ -1,7 +1,14 @@
-"""Word tables and regex fragments shared by the date/time resolver (reflection.resolver)."""
+"""Word tables and regex fragments shared by the date/time resolver (reflection.resolver).
+
+Data only (plus the two number-word readers): the rules in dates_rules_* build their patterns
+from these fragments, so a word is added in one place and every rule that needs it sees it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import date, timedelta
+
+from dateutil.easter import easter  # type: ignore[import-untyped]
 
 WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
@@ -52,7 +59,7 @@ YEARW = (rf"(?:two\s+thousand(?:\s+and)?(?:\s+{NUMW})?"
          rf"|(?:{_TEEN_W}|twenty)\s+(?:o[\s-](?:{_UNIT_W})\b|{NUMW}))")
 AP_RE = r"(?:a\.?\s?m\b\.?|p\.?\s?m\b\.?|(?<=\d)[ap](?![a-z]))"
 
-PARTS_OF_DAY = {
+PARTS_OF_DAY: dict[str, tuple[int, int, str]] = {
     # name: (start minutes, end minutes, meridiem hint)
     "morning": (6 * 60, 12 * 60, "am"),
     "afternoon": (12 * 60, 17 * 60, "pm"),
@@ -62,7 +69,7 @@ PARTS_OF_DAY = {
     "lunch": (11 * 60 + 30, 13 * 60 + 30, "lunch"),
 }
 
-ZONES = {
+ZONES: dict[str, str] = {
     "eastern": "America/New_York", "et": "America/New_York", "est": "America/New_York",
     "edt": "America/New_York", "new york": "America/New_York", "boston": "America/New_York",
     "toronto": "America/Toronto",
@@ -85,6 +92,46 @@ ZONES = {
     "aedt": "Australia/Sydney", "hst": "Pacific/Honolulu", "hawaii": "Pacific/Honolulu",
     "akst": "America/Anchorage", "alaska": "America/Anchorage",
 }
+# Well-known cities -> IANA zones: "3pm Tokyo time", and "9 her time" when the message names the city.
+CITIES: dict[str, str] = {
+    "new york": "America/New_York", "nyc": "America/New_York", "boston": "America/New_York",
+    "washington": "America/New_York", "miami": "America/New_York", "atlanta": "America/New_York",
+    "philadelphia": "America/New_York", "detroit": "America/Detroit", "toronto": "America/Toronto",
+    "montreal": "America/Toronto", "chicago": "America/Chicago", "houston": "America/Chicago",
+    "dallas": "America/Chicago", "austin": "America/Chicago", "minneapolis": "America/Chicago",
+    "mexico city": "America/Mexico_City", "denver": "America/Denver", "phoenix": "America/Phoenix",
+    "los angeles": "America/Los_Angeles", "san francisco": "America/Los_Angeles",
+    "seattle": "America/Los_Angeles", "portland": "America/Los_Angeles",
+    "san diego": "America/Los_Angeles", "las vegas": "America/Los_Angeles",
+    "vancouver": "America/Vancouver", "anchorage": "America/Anchorage", "honolulu": "Pacific/Honolulu",
+    "sao paulo": "America/Sao_Paulo", "são paulo": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
+    "buenos aires": "America/Argentina/Buenos_Aires", "bogota": "America/Bogota", "lima": "America/Lima",
+    "santiago": "America/Santiago",
+    "london": "Europe/London", "manchester": "Europe/London", "edinburgh": "Europe/London",
+    "dublin": "Europe/Dublin", "lisbon": "Europe/Lisbon", "paris": "Europe/Paris",
+    "berlin": "Europe/Berlin", "munich": "Europe/Berlin", "frankfurt": "Europe/Berlin",
+    "hamburg": "Europe/Berlin", "madrid": "Europe/Madrid", "barcelona": "Europe/Madrid",
+    "rome": "Europe/Rome", "milan": "Europe/Rome", "amsterdam": "Europe/Amsterdam",
+    "brussels": "Europe/Brussels", "zurich": "Europe/Zurich", "geneva": "Europe/Zurich",
+    "vienna": "Europe/Vienna", "prague": "Europe/Prague", "warsaw": "Europe/Warsaw",
+    "stockholm": "Europe/Stockholm", "oslo": "Europe/Oslo", "copenhagen": "Europe/Copenhagen",
+    "helsinki": "Europe/Helsinki", "athens": "Europe/Athens", "istanbul": "Europe/Istanbul",
+    "kyiv": "Europe/Kyiv", "kiev": "Europe/Kyiv", "moscow": "Europe/Moscow",
+    "cairo": "Africa/Cairo", "lagos": "Africa/Lagos", "nairobi": "Africa/Nairobi",
+    "johannesburg": "Africa/Johannesburg", "cape town": "Africa/Johannesburg",
+    "dubai": "Asia/Dubai", "tel aviv": "Asia/Jerusalem", "jerusalem": "Asia/Jerusalem",
+    "mumbai": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
+    "bangalore": "Asia/Kolkata", "bengaluru": "Asia/Kolkata", "karachi": "Asia/Karachi",
+    "dhaka": "Asia/Dhaka", "bangkok": "Asia/Bangkok", "jakarta": "Asia/Jakarta",
+    "singapore": "Asia/Singapore", "kuala lumpur": "Asia/Kuala_Lumpur", "manila": "Asia/Manila",
+    "hong kong": "Asia/Hong_Kong", "shanghai": "Asia/Shanghai", "beijing": "Asia/Shanghai",
+    "taipei": "Asia/Taipei", "seoul": "Asia/Seoul", "tokyo": "Asia/Tokyo", "osaka": "Asia/Tokyo",
+    "perth": "Australia/Perth", "adelaide": "Australia/Adelaide", "brisbane": "Australia/Brisbane",
+    "sydney": "Australia/Sydney", "melbourne": "Australia/Melbourne", "auckland": "Pacific/Auckland",
+    "wellington": "Pacific/Auckland",
+}
+ZONES.update(CITIES)
+
 # zone words that stand alone after a time (abbreviations and the US regions); cities need "time"
 ZONE_ALONE = ["eastern", "central", "mountain", "pacific", "et", "est", "edt", "ct", "cst", "cdt",
               "mt", "mst", "mdt", "pt", "pst", "pdt", "utc", "gmt", "cet", "cest", "bst", "jst",
@@ -102,15 +149,10 @@ def words_to_int(s: str) -> int | None:
         return int(m.group(1))
     total = 0
     for tok in _W_RE.split(s):
-        if tok in TENS:
-            total += TENS[tok]
-        elif tok in UNITS:
-            total += UNITS[tok]
-        elif tok in ORDINALS:
-            total += ORDINALS[tok]
-        elif tok == "and" or not tok:
-            continue
-        else:
+        value = TENS.get(tok, UNITS.get(tok, ORDINALS.get(tok)))
+        if value is not None:
+            total += value
+        elif tok != "and" and tok:
             return None
     return total
 
@@ -138,8 +180,11 @@ def year_words_to_int(s: str) -> int | None:
 
 
 # --- holidays: name pattern -> function(year) -> date
-def _nth_weekday(year: int, month: int, wd: int, n: int):
-    from datetime import date, timedelta
+HolidayFn = Callable[[int], date]
+
+
+def nth_weekday(year: int, month: int, wd: int, n: int) -> date:
+    """The n-th weekday `wd` (0 = Monday) of a month; n = -1 is the last one."""
     if n > 0:
         d = date(year, month, 1)
         d += timedelta(days=(wd - d.weekday()) % 7)
@@ -149,17 +194,20 @@ def _nth_weekday(year: int, month: int, wd: int, n: int):
     return d - timedelta(days=(d.weekday() - wd) % 7)
 
 
-def _easter(year: int):
-    from dateutil.easter import easter
-    return easter(year)
+def _easter(year: int) -> date:
+    d: date = easter(year)
+    return d
 
 
-def _fixed(m: int, d: int):
-    from datetime import date
+def _fixed(m: int, d: int) -> HolidayFn:
     return lambda y: date(y, m, d)
 
 
-HOLIDAYS = [
+def _nth(month: int, wd: int, n: int, shift: int = 0) -> HolidayFn:
+    return lambda y: nth_weekday(y, month, wd, n) + timedelta(days=shift)
+
+
+HOLIDAYS: list[tuple[str, HolidayFn]] = [
     (r"christmas\s+eve|xmas\s+eve", _fixed(12, 24)),
     (r"christmas(?:\s+day)?|xmas", _fixed(12, 25)),
     (r"new\s+year'?s?\s+eve", _fixed(12, 31)),
@@ -173,23 +221,24 @@ HOLIDAYS = [
     (r"veterans'?\s+day", _fixed(11, 11)),
     (r"juneteenth", _fixed(6, 19)),
     (r"easter(?:\s+sunday)?", _easter),
-    (r"easter\s+monday", lambda y: _easter(y) + __import__("datetime").timedelta(days=1)),
-    (r"good\s+friday", lambda y: _easter(y) - __import__("datetime").timedelta(days=2)),
-    (r"thanksgiving(?:\s+day)?", lambda y: _nth_weekday(y, 11, 3, 4)),
-    (r"black\s+friday", lambda y: _nth_weekday(y, 11, 3, 4) + __import__("datetime").timedelta(days=1)),
-    (r"memorial\s+day", lambda y: _nth_weekday(y, 5, 0, -1)),
-    (r"labou?r\s+day", lambda y: _nth_weekday(y, 9, 0, 1)),
-    (r"mother'?s'?\s+day", lambda y: _nth_weekday(y, 5, 6, 2)),
-    (r"father'?s'?\s+day", lambda y: _nth_weekday(y, 6, 6, 3)),
-    (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", lambda y: _nth_weekday(y, 1, 0, 3)),
-    (r"presidents'?\s+day", lambda y: _nth_weekday(y, 2, 0, 3)),
+    (r"easter\s+monday", lambda y: _easter(y) + timedelta(days=1)),
+    (r"good\s+friday", lambda y: _easter(y) - timedelta(days=2)),
+    (r"thanksgiving(?:\s+day)?", _nth(11, 3, 4)),
+    (r"black\s+friday", _nth(11, 3, 4, shift=1)),
+    (r"memorial\s+day", _nth(5, 0, -1)),
+    (r"labou?r\s+day", _nth(9, 0, 1)),
+    (r"mother'?s'?\s+day", _nth(5, 6, 2)),
+    (r"father'?s'?\s+day", _nth(6, 6, 3)),
+    (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", _nth(1, 0, 3)),
+    (r"presidents'?\s+day", _nth(2, 0, 3)),
 ]
-HOLIDAY_RES = [(re.compile(p + r"$", re.I), f) for p, f in HOLIDAYS]
+HOLIDAY_RES = [(re.compile(p + r"$", re.IGNORECASE), f) for p, f in HOLIDAYS]
 HOLIDAY_RE = "(?:" + "|".join(p for p, _ in sorted(HOLIDAYS, key=lambda x: -len(x[0]))) + ")"
 
 
-def holiday_fn(name: str):
-    name = " ".join(name.lower().replace("’", "'").split())
+def holiday_fn(name: str) -> HolidayFn | None:
+    """The date function of a holiday name as written ("Mother's Day", "xmas eve")."""
+    name = " ".join(name.lower().replace("\u2019", "'").split())
     for rx, f in HOLIDAY_RES:
         if rx.match(name):
             return f

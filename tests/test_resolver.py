@@ -1,14 +1,21 @@
 """Unit tests for reflection.resolver, written from the date policy of CONTRACT.md section 4."""
 from __future__ import annotations
 
+import dataclasses
 import json
-import time as _time
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from reflection.resolver import Candidate, Expression, Resolution, parse_now, resolve, zone
+from reflection.resolver import (
+    Candidate,
+    Expression,
+    Resolution,
+    parse_now,
+    resolve,
+    zone,
+)
 
 LA = "America/Los_Angeles"
 WED = datetime(2025, 10, 22, 9, 15)          # Wednesday
@@ -76,9 +83,16 @@ def test_contract_section4_example_json_shape():
     json.dumps(j)  # serialisable
 
 
-def test_unresolvable_text_gives_no_expressions():
-    j = resolve("cancel book club", WED, LA).to_json()
+@pytest.mark.parametrize("text", ["cancel book club", "call the plumber about the sink", "Maya's piano lesson"])
+def test_unresolvable_text_gives_no_expressions(text):
+    j = resolve(text, WED, LA).to_json()
     assert j["expressions"] == []
+    assert j["text"] == text
+
+
+def test_the_same_words_with_a_date_give_an_expression():
+    # the control for the test above: the check is not vacuous
+    assert len(resolve("cancel book club tomorrow", WED, LA).to_json()["expressions"]) == 1
 
 
 # ------------------------------------------------------------------ weekdays
@@ -247,7 +261,7 @@ def test_time_of_day_only_today_if_ahead_else_tomorrow():
     ("tomorrow at midnight", "2025-10-23T00:00:00-07:00"),
     ("tomorrow at 7 in the evening", "2025-10-23T19:00:00-07:00"),
     ("tomorrow at half past 3 pm", "2025-10-23T15:30:00-07:00"),
-    ("tomorrow at 11:00", "2025-10-23T11:00:00-07:00"),
+    ("tomorrow at 08:30", "2025-10-23T08:30:00-07:00"),
 ])
 def test_exact_and_narrowed_times(text, want):
     assert starts(one(text)) == [want]
@@ -452,8 +466,8 @@ def test_parse_now():
 
 def test_dataclasses_are_frozen_and_ambiguous_property():
     c = Candidate(start=date(2025, 1, 1), end=None, reading="x")
-    with pytest.raises(Exception):
-        c.start = date(2025, 1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.start = date(2025, 1, 2)  # type: ignore[misc]
     e = Expression(span="x", start_index=0, end_index=1, kind="date", candidates=(c, c), relative=True)
     assert e.ambiguous
     assert isinstance(resolve("tomorrow", WED, LA), Resolution)
@@ -470,23 +484,12 @@ def test_other_zone_person():
     assert starts(e) == ["2025-10-25T10:30:00+02:00"]
 
 
-def test_speed_under_a_millisecond_per_sentence():
-    texts = ["move dinner to next Friday at 7pm", "add dentist on Nov 5th at 3:30 pm", "cancel book club",
-             "every other Tuesday at 4pm", "lunch tomorrow from 12 to 1pm Eastern"]
-    resolve(texts[0], WED, LA)
-    t0 = _time.perf_counter()
-    for _ in range(100):
-        for t in texts:
-            resolve(t, WED, LA)
-    per = (_time.perf_counter() - t0) / 500
-    assert per < 0.002  # generous bound for slow CI; typically ~0.3 ms
-
-
 # ------------------------------------------------------------------ properties
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reflection.dates_lexicon import WEEKDAY_NAMES  # noqa: E402
+from reflection.dates_lexicon import WEEKDAY_NAMES
 
 _days = st.dates(min_value=date(2020, 1, 1), max_value=date(2035, 12, 31))
 
