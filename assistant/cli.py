@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     agenda = sub.add_parser("agenda", help="print the coming events")
     agenda.add_argument("--days", type=_positive_int, default=7)
     agenda.add_argument("--json", action="store_true")
+    agenda.add_argument("--now", help="list from this ISO date or datetime instead of the clock "
+                        "(naive means wall time in the configured zone)")
     lessons = sub.add_parser("lessons", help="list, resolve, forget or export lessons")
     lessons.add_argument("--json", action="store_true")
     lessons.add_argument("--resolve", metavar="ID", type=int)
@@ -97,20 +99,25 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 def cmd_agenda(args: argparse.Namespace) -> int:
     from assistant.services import build_services
-    from tools.events import zone
+    from tools.events import local_start_of, parse_when, plain_text, zone
     from tools.handlers import describe_when
 
     settings = load_settings()
+    tz = zone(settings.timezone)
+    now = local_start_of(parse_when(args.now, tz, "--now"), tz) if args.now else datetime.now(tz)
     services = build_services(settings)
-    events = services.agenda(datetime.now(zone(settings.timezone)), args.days)
+    events = services.agenda(now, args.days)
+    for skipped in getattr(services.backend, "skipped_series", lambda: [])():
+        print(f"calendar-assistant: warning: the repeating event '{plain_text(skipped.title)}' is "
+              "not listed: its repeat rule cannot be read", file=sys.stderr)
     if args.json:
         print(json.dumps([e.to_contract() for e in events], indent=1))
         return 0
     if not events:
         print(f"No events in the next {args.days} day(s).")
     for event in events:
-        place = f"  @ {event.location}" if event.location else ""
-        print(f"{describe_when(event):<40} {event.title}{place}  [{event.id}]")
+        place = f"  @ {plain_text(event.location)}" if event.location else ""
+        print(f"{describe_when(event):<40} {plain_text(event.title)}{place}  [{event.id}]")
     return 0
 
 

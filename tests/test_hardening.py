@@ -208,3 +208,68 @@ def test_demo_script_that_is_not_a_demo_script_is_one_line(tmp_path: Path, home:
         path = tmp_path / "script.json"
         path.write_text(content)
     one_line_exit_2(capsys, ["demo", "--script", str(path)], needle)
+
+
+# ----------------------------------------------------------------------------- Google token
+def test_a_token_others_can_read_is_tightened_with_a_warning(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from google.oauth2.credentials import Credentials
+
+    from tools.google_auth import load_credentials, save_credentials, token_path
+
+    save_credentials(Credentials(token="t", refresh_token="r", client_id="c", client_secret="s",
+                                 token_uri="https://oauth2.invalid/token"), tmp_path)
+    path = token_path(tmp_path)
+    path.chmod(0o644)
+    assert load_credentials(tmp_path).refresh_token == "r"
+    assert mode(path) == 0o600
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err and "0600" in err
+    load_credentials(tmp_path)  # already private: nothing more to say
+    assert capsys.readouterr().err == ""
+
+
+# ----------------------------------------------------------------------------- agenda
+def _seed(home: Path, *events: dict[str, object]) -> None:
+    from tools.events import event_from_contract
+    from tools.local_backend import LocalBackend
+
+    backend = LocalBackend(home / "calendar.db", PERSON_TZ)
+    for raw in events:
+        backend.create_event("primary", event_from_contract({"timezone": PERSON_TZ, **raw}, PERSON_TZ)
+                             .with_changes(id=backend.new_event_id()))
+    store.forget_engines()
+
+
+def test_agenda_skips_and_names_a_series_it_cannot_read(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _seed(home, {"title": "Dinner", "start": "2025-10-23T18:00:00", "end": "2025-10-23T19:00:00"},
+          {"title": "Odd class", "start": "2025-10-01T09:00:00", "end": "2025-10-01T10:00:00",
+           "recurrence": ["RRULE:FREQ=SOMETIMES"]})
+    assert main(["agenda", "--days", "365", "--now", "2025-10-20T08:00", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [e["title"] for e in json.loads(captured.out)] == ["Dinner"]
+    assert "'Odd class'" in captured.err and captured.err.count("\n") == 1
+
+
+BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: "Dinner\u202egnikcab" reads as "Dinnerbacking" reversed
+
+
+def test_bidi_overrides_never_reach_the_agenda_or_the_model(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from assistant.services import build_services
+    from conftest import make_context
+    from tools.context import ToolCall
+    from tools.registry import ToolRegistry
+
+    family = "Picnic \U0001F468\u200D\U0001F469\u200D\U0001F467"  # an emoji family keeps its joiners
+    _seed(home, {"title": f"Dinner{BIDI}gnikcab\u2066x\u2069", "location": f"Cafe{BIDI} 9\nMain St",
+                 "start": "2025-10-23T18:00:00", "end": "2025-10-23T19:00:00"},
+          {"title": family, "start": "2025-10-24T12:00:00", "end": "2025-10-24T13:00:00"})
+    assert main(["agenda", "--now", "2025-10-20T08:00"]) == 0
+    out = capsys.readouterr().out
+    assert "Dinnergnikcabx" in out and "Cafe 9 Main St" in out and family in out
+    assert all(ch not in out for ch in (BIDI, "\u2066", "\u2069"))
+    services = build_services(load_settings())
+    result = ToolRegistry(make_context(services.backend, None)).run(ToolCall(
+        "c1", "list_events", {"start": "2025-10-20", "end": "2025-10-27"}))
+    assert "Dinnergnikcabx" in result.text and family in result.text
+    assert all(ch not in result.text for ch in (BIDI, "\u2066", "\u2069"))

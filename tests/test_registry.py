@@ -88,6 +88,21 @@ def _bad_cases(e: Env) -> list[tuple[str, dict[str, Any], str]]:
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "attendees": "sam@example.com"}, "attendees"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "recurrence": "every day"}, "recurrence"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "all_day": "yes"}, "all_day"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "attendees": ["sam"]}, "attendees.0"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "attendees": ["sam@example.com", "Sam <sam@example.com>"]}, "attendees.1"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "recurrence": ["RRULE:FREQ=SOMETIMES"]}, "recurrence"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "recurrence": "RRULE:FREQ=WEEKLY;BYDAY=XX"}, "recurrence"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "recurrence": "RRULE:FREQ=SECONDLY"}, "recurrence"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "recurrence": "RRULE:FREQ=HOURLY;COUNT=3"}, "recurrence"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
+                                   "recurrence": "RRULE:FREQ=WEEKLY;UNTIL=20251231"}, "recurrence"),
+        ("update_calendar_event", {"event_id": e.lunch.id, "recurrence": "RRULE:FREQ=MINUTELY"}, "recurrence"),
+        ("update_calendar_event", {"event_id": e.dinner.id, "recurrence": "RRULE:FREQ=WEEKLY;INTERVAL=0"}, "recurrence"),
         ("update_calendar_event", {"event_id": "evnope", "title": "x"}, "event_id"),
         ("update_calendar_event", {"event_id": e.dinner.id}, "event_id"),
         ("update_calendar_event", {"event_id": e.dinner.id, "when": "later"}, "when"),
@@ -119,6 +134,31 @@ def test_invalid_inputs_name_the_field_and_write_nothing(env: Env):
         assert env.backend.all_records() == before, (name, args)
     assert env.journal.entries("turn-r") == []  # not even a journal entry
     assert env.asker.asked == []
+
+
+@pytest.mark.parametrize("rule", ["RRULE:FREQ=DAILY;COUNT=3", "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU",
+                                  "RRULE:FREQ=MONTHLY;BYMONTHDAY=1", "RRULE:FREQ=YEARLY",
+                                  "RRULE:FREQ=WEEKLY;UNTIL=20251231T235959Z"])
+def test_daily_and_coarser_rules_are_written(env: Env, rule: str):
+    result = env.ok("create_calendar_event", {"title": "Class", "start": "2025-10-23T10:00",
+                                              "recurrence": rule})
+    assert env.get(result.data["id"]).recurrence == (rule,)
+
+
+def test_a_series_whose_rule_cannot_be_read_is_skipped_and_named(env: Env):
+    """A rule stored before rules were checked (or imported) must not fail every listing."""
+    cal = env.backend.primary_calendar_id()
+    broken = env.backend.create_event(cal, Event(
+        id=env.backend.new_event_id(), title="Odd class", timezone="America/Los_Angeles",
+        start=datetime(2025, 10, 1, 9, tzinfo=LA), end=datetime(2025, 10, 1, 10, tzinfo=LA),
+        recurrence=("RRULE:FREQ=WEEKLY;BYDAY=XX",)))
+    result = env.ok("list_events", {"start": "2025-10-01", "end": "2025-11-01"})
+    listed = {e["id"] for e in result.data["events"]}
+    assert env.dinner.id in listed and any(i.startswith(env.series.id + "_") for i in listed)
+    assert not any(i.startswith(broken.id) for i in listed)
+    assert "Not listed" in result.text and "'Odd class'" in result.text
+    again = env.ok("list_events", {"start": "2025-10-23", "end": "2025-10-24"})
+    assert "Not listed" in again.text  # every listing over its window says so
 
 
 def test_bulk_update_with_one_invalid_item_writes_nothing(env: Env):

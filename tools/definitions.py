@@ -5,13 +5,28 @@ offset, that an update changes only the fields it names, and when to ask the per
 """
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from jsonschema import FormatChecker
 
 GUARDED_TOOLS = frozenset({"create_calendar_event", "update_calendar_event",
                            "bulk_update_calendar_events", "delete_calendar_event",
                            "get_location_info", "get_location_suggestions"})
 WRITE_TOOLS = frozenset({"create_calendar_event", "update_calendar_event",
                          "bulk_update_calendar_events", "delete_calendar_event"})
+
+# The formats the schemas name are enforced, not just described: the registry validates with
+# this checker. Its "email" is stricter than jsonschema's default (which only wants an "@"):
+# one "@", a dot in the domain, no spaces, commas or angle brackets (not "Sam <sam@x.com>").
+FORMAT_CHECKER = FormatChecker(formats=())
+_EMAIL_RE = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+$")
+
+
+@FORMAT_CHECKER.checks("email")
+def _is_email(value: object) -> bool:
+    return not isinstance(value, str) or bool(_EMAIL_RE.match(value))
+
 
 _WHEN = ("ISO 8601. A timed value is 'YYYY-MM-DDTHH:MM:SS' with the UTC offset in force on that "
          "date in the person's zone (e.g. 2025-10-24T19:00:00-07:00); without an offset it means "

@@ -6,6 +6,7 @@ all speak one `Event`; serializers live here rather than in a service, as gcsa d
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
@@ -29,6 +30,25 @@ def zone(name: str) -> ZoneInfo:
         return ZoneInfo(str(name))
     except (ZoneInfoNotFoundError, ValueError, TypeError):
         raise EventFieldError("timezone", f"unknown time zone {name!r}") from None
+
+
+_KEEP_FORMAT = frozenset({"\u200d"})  # the zero-width joiner holds emoji families together
+
+
+def plain_text(value: str) -> str:
+    """Other people's text made safe to show and to hand the model: control characters and
+    line breaks become spaces, and invisible format characters (bidi overrides such as U+202E,
+    which make a title read backwards or hide what follows it) are removed."""
+    out = []
+    for ch in str(value):
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            out.append(" ")
+        elif category == "Cf" and ch not in _KEEP_FORMAT:
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -88,9 +90,27 @@ def delete_token(home_dir: Path | str) -> bool:
         return False
 
 
+def tighten_token_file(path: Path) -> bool:
+    """A token file others can read (copied in by hand, or made by an older version) is made
+    0600 at once, with a one-line warning: the refresh token in it is a standing key to the
+    person's calendar. True when the mode was changed."""
+    try:
+        current = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return False
+    if not current & 0o077:
+        return False
+    os.chmod(path, 0o600)
+    print(f"calendar-assistant: warning: {path} was readable by other users (mode {current:o}); "
+          "it is now 0600. If anyone else could read it, run `calendar-assistant logout` and "
+          "`login` again.", file=sys.stderr)
+    return True
+
+
 def load_credentials(home_dir: Path | str, *, token_uri: str | None = None) -> Credentials:
     """The stored credentials, bound to the configured token endpoint (not the file's)."""
     path = token_path(home_dir)
+    tighten_token_file(path)
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
         credentials = Credentials.from_authorized_user_info(info)  # ignores the file's token_uri

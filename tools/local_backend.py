@@ -288,6 +288,7 @@ class LocalBackend(CalendarBackend):
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
         self._events_cache: OrderedDict[tuple[Any, ...], Event] = OrderedDict()
+        self._listing = threading.local()  # per thread: what its last listing had to leave out
         with Session(self.engine) as session:
             if session.get(CalendarRow, "primary") is None:
                 session.add(CalendarRow(id="primary", name="Family", timezone=default_timezone,
@@ -337,11 +338,17 @@ class LocalBackend(CalendarBackend):
                 table.c.start_utc < hi,
             ))).all()
             expanded = []
+            skipped: list[Event] = []
             for row in masters:
                 master = self._event_of(row)
-                originals = occurrences(master, start, end)
+                try:
+                    originals = occurrences(master, start, end)
+                except CalendarError:  # one unreadable rule must not hide the whole calendar
+                    skipped.append(master)
+                    continue
                 if originals:
                     expanded.append((master, originals))
+            self._listing.skipped = skipped
             exceptions: set[str] = set()
             if expanded:
                 exceptions = {r.id for r in conn.execute(select(table.c.id).where(and_(
@@ -363,6 +370,12 @@ class LocalBackend(CalendarBackend):
                 filter(None, (e.title, e.location, e.description, *e.attendees))).casefold()]
         events.sort(key=_start_key)
         return events
+
+    def skipped_series(self) -> list[Event]:
+        """The recurring series the calling thread's last `list_events` left out because their
+        rule cannot be read (stored before rules were checked at write time, or imported);
+        callers report them instead of failing the whole listing."""
+        return list(getattr(self._listing, "skipped", []))
 
     def _event_of(self, row: Any) -> Event:
         """`row_to_event`, remembered per full row (every column, the version included), so a

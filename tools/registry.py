@@ -13,12 +13,14 @@ from jsonschema import Draft202012Validator
 
 from tools.backend import CalendarError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
-from tools.definitions import GUARDED_TOOLS, TOOL_DEFINITIONS, TOOLS_BY_NAME, WRITE_TOOLS
+from tools.definitions import (FORMAT_CHECKER, GUARDED_TOOLS, TOOL_DEFINITIONS, TOOLS_BY_NAME,
+                               WRITE_TOOLS)
 from tools.events import EventFieldError
 from tools.handlers import HANDLERS, compact_row
 from tools.locations import GeocoderError
 
-_VALIDATORS = {t["name"]: Draft202012Validator(t["input_schema"]) for t in TOOL_DEFINITIONS}
+_VALIDATORS = {t["name"]: Draft202012Validator(t["input_schema"], format_checker=FORMAT_CHECKER)
+               for t in TOOL_DEFINITIONS}
 
 
 def tool_definitions() -> list[dict[str, Any]]:
