@@ -80,12 +80,12 @@ class Agent:
         report = TurnReport(turn_id, message)
         journal = self.services.journal
         journal.open_turn(turn_id)
-        observations = self._surface_lessons(message, report)
-        system = system_prompt(self.settings, self.now(), self.services, observations)
-        base = self.history.context(self.settings.context_token_budget)
         person = {"role": "user", "content": message}
         final_exchange: list[dict[str, Any]] = []
         try:
+            observations = self._surface_lessons(message, report)
+            system = system_prompt(self.settings, self.now(), self.services, observations)
+            base = self.history.context(self.settings.context_token_budget)
             first, exchange = self._attempt(1, system, base + [person], observer, report)
             final_exchange = exchange
             self._judge(turn_id, first, message, observer)
@@ -99,14 +99,17 @@ class Agent:
                 self._judge(turn_id, second, message, observer)
         except ModelError as exc:
             # An attempt cut off by the model service was never judged: take its writes back.
-            undo = journal.rollback(turn_id)
-            report.error = str(exc) + (" Nothing was changed." if not undo.conflicts else
-                                       " " + undo.summary())
-            if report.attempts and report.attempts[-1].rollback is None and undo.restored:
-                report.attempts[-1].rollback = undo
+            self._abort(report, str(exc))
+            final_exchange = []
+        except Exception as exc:  # noqa: BLE001 - whatever broke, no write is left unjudged
+            self._abort(report, f"Something went wrong ({type(exc).__name__}: {exc}), so this "
+                                "request was stopped.")
+            final_exchange = []
+        if report.error is None and not journal.close_turn(turn_id, "committed"):
+            report.error = ("Another copy of the assistant took this request for abandoned and undid "
+                            "its changes; please check the calendar and ask again.")
             final_exchange = []
         report.reply = self._reply(report)
-        journal.close_turn(turn_id, "committed" if report.error is None else "rolled_back")
         if report.error is None:
             self.history.append([person] + final_exchange, turn_id)
         report.latency_ms = (time.perf_counter() - started) * 1000
@@ -114,6 +117,21 @@ class Agent:
             self.recorder.record(report)
         self._learn(report)
         return report
+
+    def _abort(self, report: TurnReport, problem: str) -> None:
+        """Roll the whole turn back and say in one line what happened and what is left."""
+        try:
+            undo = self.services.journal.rollback(report.turn_id)
+        except Exception as exc:  # noqa: BLE001 - the journal keeps the turn for the next start
+            report.error = (f"{problem} Its changes could not be undone now ({type(exc).__name__}); "
+                            "they will be undone at the next start.")
+            return
+        if undo.clean:
+            report.error = f"{problem} Nothing was changed."
+        else:
+            report.error = f"{problem} I could not put everything back: {undo.summary()}."
+        if report.attempts and report.attempts[-1].rollback is None and (undo.restored or not undo.clean):
+            report.attempts[-1].rollback = undo
 
     def _attempt(self, number: int, system: list[str], messages: list[dict[str, Any]],
                  observer: TurnObserver, report: TurnReport) -> tuple[Attempt, list[dict[str, Any]]]:
@@ -145,6 +163,9 @@ class Agent:
                 on_tool_start=observer.on_draft_discarded)
             attempt.main_usage.add(response.usage)
             attempt.stop_reason = response.stop_reason
+            if response.stop_reason is None:
+                # The stream ended before its stop reason (message_delta): an unfinished answer.
+                raise ModelError("The model's answer was cut off before it finished.")
             if response.stop_reason in ("refusal", "max_tokens"):
                 # Never run the tool calls of a response that was cut off or refused.
                 text_blocks = [b for b in response.content if b.get("type") == "text" and b.get("text")]
@@ -178,10 +199,13 @@ class Agent:
         return attempt, exchange
 
     # ------------------------------------------------------------------ guard
-    def guard_case(self, turn_id: str, attempt: Attempt, message: str) -> GuardCase:
-        """The attempt as the guard sees it: the calendar as it was before the turn."""
+    def guard_case(self, turn_id: str, attempt: Attempt, message: str,
+                   judged: list[ToolCall] | None = None) -> GuardCase:
+        """The attempt as the guard sees it: the calendar as it was before the turn, and the
+        calls that count (`judged_calls`; all of them when not given)."""
         from datetime import timedelta
 
+        judged = attempt.calls if judged is None else judged
         now = self.now()
         backend, cal_id = self.services.backend, self.services.calendar_id
         events: dict[str, Event] = {e.id: e for e in backend.list_events(
@@ -205,7 +229,7 @@ class Agent:
                 events.pop(event_id, None)
             else:
                 events[event_id] = before
-        calls = [GuardCall(c.name, c.input, c.result.data if c.result else None) for c in attempt.calls]
+        calls = [GuardCall(c.name, c.input, c.result.data if c.result else None) for c in judged]
         return GuardCase(user_message=message, now=now, timezone=self.settings.timezone,
                          home_address=self.settings.home_address, calendar=list(events.values()),
                          tool_calls=calls, backend=backend.name, places=dict(self.settings.places))
@@ -227,12 +251,24 @@ class Agent:
                 out[entry.event_id] = None
         return out
 
+    @staticmethod
+    def judged_calls(attempt: Attempt) -> list[ToolCall]:
+        """The calls the guard judges: a guarded call that returned an error changed nothing
+        (refused, invalid, not confirmed), so it is left out; read-only calls stay (the checks
+        use them). Empty when no write succeeded: then there is nothing to verify, no verdict."""
+        if not any(c.name in WRITE_TOOLS and c.result is not None and not c.result.is_error
+                   for c in attempt.calls):
+            return []
+        return [c for c in attempt.calls
+                if not (c.name in GUARDED_TOOLS and (c.result is None or c.result.is_error))]
+
     def _judge(self, turn_id: str, attempt: Attempt, message: str, observer: TurnObserver) -> None:
-        if not any(c.name in GUARDED_TOOLS for c in attempt.calls):
+        calls = self.judged_calls(attempt)
+        if not calls:
             return
         observer.on_status("checking the change…")
         started = time.perf_counter()
-        case = self.guard_case(turn_id, attempt, message)
+        case = self.guard_case(turn_id, attempt, message, calls)
         model_seconds = 0.0
         usage = attempt.reflection_usage
 

@@ -6,6 +6,7 @@ from datetime import date, datetime
 from typing import Any, Callable
 
 from reflection.resolver import resolve
+from tools.backend import CalendarError
 from tools.events import parse_when, zone
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -17,8 +18,19 @@ def _say(value: date | datetime) -> str:
     return f"{WEEKDAYS[value.weekday()]} {value.isoformat()}"
 
 
+class DateOutOfRange(CalendarError):
+    """The arithmetic left the range of dates a calendar can hold (years 1 to 9999)."""
+
+
 def date_calculator(tz_name: str, now: Callable[[], datetime]) -> Callable[[str, str | None], dict[str, Any]]:
     def calculate(expression: str, reference: str | None) -> dict[str, Any]:
+        try:
+            return _calculate(expression, reference)
+        except (OverflowError, MemoryError) as exc:
+            raise DateOutOfRange(f"{expression!r} goes beyond the dates a calendar can hold "
+                                 f"(years 1 to 9999); ask the person what they mean") from exc
+
+    def _calculate(expression: str, reference: str | None) -> dict[str, Any]:
         base = now()
         if reference:
             ref = parse_when(reference, zone(tz_name), "reference")

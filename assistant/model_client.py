@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import anthropic
+import httpx
 
 from assistant.report import Usage
 from assistant.settings import Settings
@@ -124,6 +125,9 @@ class ModelClient:
                 final = stream.get_final_message()
         except (anthropic.APIError, ValueError) as exc:
             raise readable_error(exc) from exc
+        except httpx.HTTPError as exc:  # the connection dropped mid-stream
+            raise ModelError("The model's answer was cut off before it finished (the connection "
+                             "dropped); retry.") from exc
         usage = Usage()
         usage.add(final.usage)
         return ModelResponse([_block_dict(b) for b in final.content], final.stop_reason, usage)

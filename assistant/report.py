@@ -97,8 +97,9 @@ class TurnReport:
 
     @property
     def conflicts(self) -> list[str]:
-        return [c.message for a in self.attempts if a.rollback
-                for c in a.rollback.conflicts + a.rollback.failures]
+        """What a rollback could not put back, in words (titles and times, never ids)."""
+        return [c.shown for a in self.attempts if a.rollback
+                for c in a.rollback.conflicts + a.rollback.failures + a.rollback.skipped]
 
     @property
     def corrected(self) -> bool:
@@ -106,7 +107,8 @@ class TurnReport:
 
     @property
     def confidence(self) -> str | None:
-        """None when the final attempt made no guarded call (e.g. it only asked a question)."""
+        """None when the final attempt changed nothing (it only asked a question, or every
+        guarded call it made was refused or failed): there is no change to vouch for."""
         final = self.final
         if final is None or final.verdict is None:
             return None

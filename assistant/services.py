@@ -1,10 +1,18 @@
 """Builds the running parts from settings: backend, journal, places. One place, so the CLI, the
 TUI, `replay` and the tests all assemble the same app, and a killed turn is recovered before any
-new one starts."""
+new one starts.
+
+Recovery takes only turns whose process is gone (a turn open in another window is left alone),
+with the calendar service's retries capped to seconds (a service that is down must not hold a
+command for minutes; what could not be undone waits for the next start), and tells the person
+what it did: each recovered turn is one line on the `calendar_assistant.recovery` logger (the CLI
+prints it to stderr) and is kept in `Services.recovered` (the chat shows it)."""
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
+from typing import Any
 
 from assistant.settings import Settings, SettingsError
 from tools.backend import CalendarBackend
@@ -13,6 +21,13 @@ from tools.journal import Journal, RollbackReport
 from tools.local_backend import LocalBackend
 from tools.locations import LocationService, NominatimGeocoder
 from tools.store import sqlite_engine
+
+
+RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
+RECOVERY_LOG.addHandler(logging.NullHandler())
+RECOVERY_LOG.propagate = False
+RECOVERY_RETRIES: dict[str, Any] = {"max_attempts": 3, "base_delay": 0.25, "max_delay": 2.0}
+"""Calendar-service retries during start-up recovery: a few seconds per call at most."""
 
 
 @dataclass
@@ -30,13 +45,14 @@ class Services:
         return self.backend.list_events(self.calendar_id, start, start + timedelta(days=days))
 
 
-def build_backend(settings: Settings) -> CalendarBackend:
+def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
+    """The configured backend; `options` tune the Google client (retries, timeouts)."""
     if settings.backend == "google":
         from tools.google_backend import backend_from_settings
 
         return backend_from_settings(settings.home, api_endpoint=settings.google_api_endpoint,
                                      token_uri=settings.google_token_uri,
-                                     default_timezone=settings.timezone)
+                                     default_timezone=settings.timezone, **options)
     return LocalBackend(settings.calendar_db, settings.timezone)
 
 
@@ -47,8 +63,27 @@ def build_locations(settings: Settings) -> LocationService:
     return LocationService(settings.home_address, settings.places, geocoder)
 
 
+def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> list[RollbackReport]:
+    """Roll back what dead processes left open; each recovered turn is logged as one line.
+
+    On Google, when the backend is ours to build, recovery runs on a second client whose retries
+    are capped (`RECOVERY_RETRIES`), so a service that is down costs seconds, not minutes."""
+    runner = journal
+    if own_backend and settings.backend == "google" and journal.recoverable_turns():
+        runner = Journal(journal.engine, build_backend(settings, **RECOVERY_RETRIES), journal.owner)
+    try:
+        reports = runner.recover()
+    finally:
+        if runner is not journal:
+            runner.backend.close()
+    for report in reports:
+        RECOVERY_LOG.warning(report.notice())
+    return reports
+
+
 def build_services(settings: Settings, backend: CalendarBackend | None = None,
                    recover: bool = True) -> Services:
+    own_backend = backend is None
     backend = backend or build_backend(settings)
     settings.home.mkdir(parents=True, exist_ok=True)
     journal = Journal(sqlite_engine(settings.state_db), backend)
@@ -56,5 +91,5 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
     known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
     if known is not None and calendar_id not in known:
         raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
-    recovered = journal.recover() if recover else []
+    recovered = recover_turns(settings, journal, own_backend) if recover else []
     return Services(settings, backend, journal, build_locations(settings), calendar_id, recovered)

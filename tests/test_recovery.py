@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -18,11 +19,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from assistant.services import build_services
+from assistant.services import Services, build_services
 from assistant.settings import load_settings
 from conftest import listed, records_without_version
 from tools import store
 from tools.events import Event
+from tools.journal import Journal
+from tools.turn_owner import Owner, boot_id
 
 LA = ZoneInfo("America/Los_Angeles")
 TURN = "turn-killed"
@@ -33,6 +36,8 @@ CHILD = textwrap.dedent("""
     from assistant.settings import load_settings
     from tools.backend import EventPatch
     from tools.context import ToolCall, ToolContext
+    from tools.journal import intent_json
+    from tools.local_backend import apply_patch
     from tools.registry import ToolRegistry
 
     mode, single, allday, series = sys.argv[1:5]
@@ -58,11 +63,26 @@ CHILD = textwrap.dedent("""
             sys.exit(3)
     if mode == "pending":
         # killed between the pre-image and the post-image of a write that did happen
-        services.journal.begin(%(turn)r, 1, "update_calendar_event", services.calendar_id, allday)
-        services.backend.patch_event(services.calendar_id, allday, EventPatch({"title": "half"}))
+        current = services.backend.get_event(services.calendar_id, allday)
+        patch = EventPatch({"title": "half"})
+        services.journal.begin(%(turn)r, 1, "update_calendar_event", services.calendar_id, allday,
+                               intent=intent_json("update", apply_patch(current, patch)))
+        services.backend.patch_event(services.calendar_id, allday, patch)
     print("ready", flush=True)
     time.sleep(120)
 """) % {"turn": TURN}
+
+
+def dead_owner() -> Owner:
+    """The owner of a process that has exited (and been reaped)."""
+    pid = subprocess.Popen([sys.executable, "-c", "pass"])
+    pid.wait()
+    return Owner(socket.gethostname(), boot_id(), pid.pid, "1")
+
+
+def left_by_dead_process(services: Services) -> Journal:
+    """The app's journal as a process that has since died would have written it."""
+    return Journal(services.journal.engine, services.backend, owner=dead_owner())
 
 
 def _seed(home: Path) -> tuple[str, str, str]:
@@ -145,7 +165,8 @@ def test_open_turn_with_a_pending_write_that_never_happened_is_a_noop(home: Path
     single, _, _ = _seed(home)
     services = build_services(load_settings())
     before = records_without_version(services.backend)
-    services.journal.begin("turn-x", 1, "update_calendar_event", services.calendar_id, single)
+    left_by_dead_process(services).begin("turn-x", 1, "update_calendar_event",
+                                         services.calendar_id, single)
     store.forget_engines()
     again = build_services(load_settings())
     assert [r.turn_id for r in again.recovered] == ["turn-x"]

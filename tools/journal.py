@@ -1,27 +1,45 @@
 """The snapshot journal: what a turn changed, written down before it changed it.
 
-Before a guarded write runs, its pre-image (or "did not exist") is committed with the turn and
-attempt ids; after it runs, the post-image and its version. That ordering is what makes rollback
-exact and durable: a process killed between the write and its rollback leaves an open turn whose
-entries say what to put back, and `recover()` on the next start does it.
+Before a guarded write runs, its pre-image (or "did not exist"), what the write is meant to leave
+(the intent: the event as it should read afterwards, or "deleted") and the version it is based on
+are committed with the turn and attempt ids; after it runs, the post-image and its version. A
+write the server refused (a version conflict, a 412, a missing event) is recorded as `refused`:
+it changed nothing and is never undone.
 
 Rolling back walks the turn's entries in reverse. Each event is restored once, to the pre-image of
-the first write that touched it, and only if its current version is still the one our last write
-left; otherwise someone else changed it since, and their change is kept and reported.
+the first write that touched it, and only when the event is still exactly what our writes left:
+for a completed write, the post-image's version (or content); for an uncertain one (the process
+died between the pre-image and the post-image), the pre-image plus our intended change, or the
+pre-image itself (the write never landed). Anything else is someone else's change: it is kept and
+reported as a conflict, never overwritten.
+
+Open turns carry their owner (`tools.turn_owner`): start-up recovery only takes turns whose owning
+process is gone, and the owner closes its turn only while it is still its own. A restore that
+fails (the calendar service is down) leaves its entries as they were and the turn `unfinished`,
+so the next start tries again; one unreadable entry is reported and skipped, never fatal.
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 from sqlmodel import Field, Session, SQLModel
 
-from tools.backend import CalendarBackend, CalendarError, Snapshot, VersionConflict
-from tools.events import Event, event_from_contract
+from tools.backend import CalendarBackend, CalendarError, EventNotFound, Snapshot, VersionConflict
+from tools.events import Event, EventFieldError, event_from_contract
+from tools.google_events import same_outcome
+from tools.schema import add_missing_columns
 from tools.store import ensure_tables
+from tools.turn_owner import Owner, current_owner, is_alive
+
+REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
+"""Write failures that prove nothing was written: the server (or our own check) refused it."""
+
+CONTENT_FIELDS = frozenset({"title", "start", "location", "description", "attendees", "recurrence"})
 
 
 def _now() -> datetime:
@@ -32,9 +50,12 @@ class JournalTurn(SQLModel, table=True):
     __tablename__ = "journal_turns"
     turn_id: str = Field(primary_key=True)
     backend: str = "local"
-    state: str = "open"  # open | committed | rolled_back
+    state: str = "open"  # open | committed | rolled_back | unfinished (a rollback to retry)
     started_at: datetime = Field(default_factory=_now)
     closed_at: datetime | None = None
+    owner: str | None = None  # tools.turn_owner.Owner as JSON; None: no live owner
+    recovery_tries: int = 0
+    last_error: str | None = None
 
 
 class JournalEntry(SQLModel, table=True):
@@ -50,10 +71,47 @@ class JournalEntry(SQLModel, table=True):
     post: str | None = None
     post_version: str | None = None
     post_event: str | None = None
-    state: str = "pending"  # pending | done | noop | rolled_back | conflict | failed
+    intent: str | None = None  # {"kind": create|update|delete, "event": contract JSON | null}
+    base_version: str | None = None  # the version/etag the write was conditioned on
+    note: str | None = None  # why the last restore of this entry failed
+    # pending | done | refused | noop | rolled_back | conflict | unreadable
+    state: str = "pending"
     created_at: datetime = Field(default_factory=_now)
 
 
+def intent_json(kind: str, event: Event | None) -> str:
+    """What a write means to leave behind: the event as it should read, or nothing (a delete)."""
+    return json.dumps({"kind": kind, "event": event.to_contract() if event else None})
+
+
+# ---------------------------------------------------------------------------- words
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_UNSAFE_RE = re.compile(r"[\x00-\x1f<>]+")
+
+
+def _day_words(day: date) -> str:
+    return f"{_DAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+
+
+def event_words(event: Event | None) -> str:
+    """An event as a person reads it: its title and when (never its id)."""
+    if event is None:
+        return "an event"
+    title = _UNSAFE_RE.sub(" ", event.title or "").strip()[:60] or "an untitled event"
+    if event.all_day or not isinstance(event.start, datetime):
+        when = _day_words(event.start if isinstance(event.start, date) else event.start.date())
+    else:
+        local = event.start.astimezone(event.zone)
+        when = f"{_day_words(local.date())} at {local:%H:%M}"
+    return f"'{title}' on {when}"
+
+
+def _reason(exc: BaseException, event_id: str) -> str:
+    return str(exc).replace(repr(event_id), "the event").replace(event_id, "the event")
+
+
+# ---------------------------------------------------------------------------- reports
 @dataclass
 class RestoredEvent:
     event_id: str
@@ -64,15 +122,24 @@ class RestoredEvent:
 @dataclass
 class Conflict:
     event_id: str
-    message: str
+    message: str  # for the model and logs (may name the id)
+    words: str = ""  # for the person: title and time, never an id
+
+    @property
+    def shown(self) -> str:
+        return self.words or self.message
 
 
 @dataclass
 class RollbackReport:
     turn_id: str
     restored: list[RestoredEvent] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
-    failures: list[Conflict] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)  # someone else's change, kept
+    failures: list[Conflict] = field(default_factory=list)  # our change, not yet undone
+    skipped: list[Conflict] = field(default_factory=list)  # unreadable journal entries
+    waiting: int = 0  # changes not tried because the calendar service failed: next start
+    started_at: datetime | None = None
+    recovered: bool = False  # undone at start-up, not by the person or the guard
 
     @property
     def restored_ids(self) -> list[str]:
@@ -80,15 +147,35 @@ class RollbackReport:
 
     @property
     def clean(self) -> bool:
-        return not self.conflicts and not self.failures
+        return not self.conflicts and not self.failures and not self.skipped and not self.waiting
+
+    @property
+    def complete(self) -> bool:
+        """Nothing of ours is left to undo (conflicts and unreadable entries are final)."""
+        return not self.failures and not self.waiting
 
     def summary(self) -> str:
+        """What happened, in words a person reads (titles and times, never ids)."""
         parts = []
         if self.restored:
-            parts.append("restored " + ", ".join(self.restored_ids))
-        for c in self.conflicts + self.failures:
-            parts.append(c.message)
-        return "; ".join(parts) or "nothing to restore"
+            parts.append("put back " + ", ".join(event_words(r.after or r.before) for r in self.restored))
+        parts += [c.shown for c in self.conflicts + self.failures + self.skipped]
+        if self.waiting:
+            parts.append(f"{self.waiting} more change(s) will be undone at the next start, when "
+                         "the calendar service answers")
+        return "; ".join(parts) or "nothing to put back"
+
+    def notice(self) -> str:
+        """One line telling the person what start-up recovery did with an unfinished request."""
+        when = ""
+        if self.started_at is not None:
+            started = self.started_at if self.started_at.tzinfo else \
+                self.started_at.replace(tzinfo=timezone.utc)
+            local = started.astimezone()
+            when = f" from {_day_words(local.date())} at {local:%H:%M}"
+        head = f"An unfinished request{when} was undone" if self.complete else \
+            f"An unfinished request{when} could not be fully undone"
+        return f"{head}: {self.summary()}."
 
 
 def _event_json(event: Event | None) -> str | None:
@@ -99,37 +186,135 @@ def _event_from(text: str | None, calendar_id: str) -> Event | None:
     if not text:
         return None
     data = json.loads(text)
+    if not isinstance(data, dict):
+        return None
     return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
+
+
+class _Unreadable(Exception):
+    """A journal entry whose stored JSON cannot be read back."""
+
+
+@dataclass
+class _Group:
+    """The entries of one event in one rollback, read once."""
+
+    calendar_id: str
+    event_id: str
+    entries: list[JournalEntry]
+    pre: Snapshot
+    first_event: Event | None
+    last_event: Event | None  # what our last completed write left (or the last pre-image)
+
+    @property
+    def last(self) -> JournalEntry:
+        return self.entries[-1]
+
+    @property
+    def ids(self) -> list[int]:
+        return [e.id for e in self.entries if e.id is not None]
+
+    @property
+    def words(self) -> str:
+        return event_words(self.first_event or self.last_event)
+
+
+def _read_group(calendar_id: str, event_id: str, entries: list[JournalEntry]) -> _Group:
+    try:
+        first, last = entries[0], entries[-1]
+        pre = Snapshot.from_json(json.loads(first.pre))
+        first_event = _event_from(first.pre_event, calendar_id)
+        last_event = _event_from(last.post_event, calendar_id) or _event_from(last.pre_event, calendar_id)
+        if last.post:
+            Snapshot.from_json(json.loads(last.post))
+        if last.intent:
+            json.loads(last.intent)
+    except (ValueError, KeyError, TypeError, AttributeError, EventFieldError) as exc:
+        raise _Unreadable(str(exc)) from exc
+    return _Group(calendar_id, event_id, entries, pre, first_event, last_event)
 
 
 class Journal:
     """Durable pre/post images of guarded writes, and their exact undo."""
 
-    def __init__(self, engine: Any, backend: CalendarBackend) -> None:
+    def __init__(self, engine: Any, backend: CalendarBackend, owner: Owner | None = None) -> None:
         self.engine = engine
         self.backend = backend
+        self.owner = owner or current_owner()
         ensure_tables(engine, JournalTurn, JournalEntry)
+        add_missing_columns(engine, JournalTurn, JournalEntry)
 
     # ------------------------------------------------------------ turns
     def open_turn(self, turn_id: str) -> None:
+        """Record the turn as open and owned by this process (once)."""
         with Session(self.engine) as session:
             if session.get(JournalTurn, turn_id) is None:
-                session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name))
+                session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name,
+                                        owner=self.owner.to_text()))
                 session.commit()
 
-    def close_turn(self, turn_id: str, state: str = "committed") -> None:
+    def close_turn(self, turn_id: str, state: str = "committed") -> bool:
+        """Close our own open turn. False when it is no longer open and ours: start-up recovery
+        in another process took it (and rolled its changes back)."""
+        table = JournalTurn.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            result = conn.execute(update(table).where(
+                table.c.turn_id == turn_id, table.c.state == "open",
+                or_(table.c.owner == self.owner.to_text(), table.c.owner.is_(None)),
+            ).values(state=state, closed_at=_now()))
+            return bool(result.rowcount)
+
+    def owns(self, turn_id: str) -> bool:
+        """Whether the turn is still open and ours."""
+        with Session(self.engine) as session:
+            turn = session.get(JournalTurn, turn_id)
+            return turn is not None and turn.state == "open" and turn.owner in (None, self.owner.to_text())
+
+    def _set_state(self, turn_id: str, state: str, *, release: bool = False,
+                   error: str | None = None) -> None:
         with Session(self.engine) as session:
             turn = session.get(JournalTurn, turn_id)
             if turn is not None:
                 turn.state = state
                 turn.closed_at = _now()
+                if release:
+                    turn.owner = None
+                if error is not None:
+                    turn.last_error = error[:500]
                 session.commit()
 
     def open_turns(self) -> list[str]:
+        """Every open turn of this backend, live or not."""
         with Session(self.engine) as session:
             rows = session.exec(select(JournalTurn.turn_id).where(  # type: ignore[call-overload]
                 JournalTurn.state == "open", JournalTurn.backend == self.backend.name)).all()
             return [r[0] for r in rows]
+
+    def turn(self, turn_id: str) -> JournalTurn | None:
+        with Session(self.engine, expire_on_commit=False) as session:
+            found = session.get(JournalTurn, turn_id)
+            if found is not None:
+                session.expunge(found)
+            return found
+
+    def recoverable_turns(self) -> list[JournalTurn]:
+        """Open turns whose owner is gone, and rollbacks left unfinished, oldest first."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            rows = session.exec(select(JournalTurn).where(  # type: ignore[call-overload]
+                JournalTurn.state.in_(("open", "unfinished")),  # type: ignore[attr-defined]
+                JournalTurn.backend == self.backend.name).order_by(JournalTurn.started_at)).scalars().all()
+            session.expunge_all()
+        return [t for t in rows if not is_alive(Owner.from_text(t.owner))]
+
+    def _claim(self, turn: JournalTurn) -> bool:
+        """Take a dead owner's turn, atomically: of two processes starting at once, one wins."""
+        table = JournalTurn.__table__  # type: ignore[attr-defined]
+        same_owner = table.c.owner.is_(None) if turn.owner is None else table.c.owner == turn.owner
+        with self.engine.begin() as conn:
+            result = conn.execute(update(table).where(
+                table.c.turn_id == turn.turn_id, table.c.state == turn.state, same_owner,
+            ).values(owner=self.owner.to_text(), recovery_tries=table.c.recovery_tries + 1))
+            return bool(result.rowcount)
 
     def last_committed_turn(self) -> str | None:
         """The newest turn whose changes still stand (the one `undo` takes back)."""
@@ -143,15 +328,21 @@ class Journal:
             return None
 
     # ------------------------------------------------------------ writes
-    def begin(self, turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str) -> int:
-        """Commit the pre-image before the write; returns the entry id for `complete`."""
+    def begin(self, turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str,
+              intent: str | None = None, base_version: str | None = None) -> int:
+        """Commit the pre-image (and what the write means to leave) before the write; returns
+        the entry id for `complete`/`abandon`."""
         self.open_turn(turn_id)
         pre = self.backend.snapshot(calendar_id, event_id)
-        pre_event = self.backend.get_event(calendar_id, event_id) if pre.exists else None
+        creating = intent is not None and json.loads(intent).get("kind") == "create"
+        # an occurrence never changed before has no stored record, but it is an event to name
+        pre_event = self.backend.get_event(calendar_id, event_id) \
+            if pre.exists or (intent is not None and not creating) else None
         with Session(self.engine) as session:
             entry = JournalEntry(turn_id=turn_id, attempt=attempt, tool=tool,
                                  calendar_id=calendar_id, event_id=event_id,
-                                 pre=json.dumps(pre.to_json()), pre_event=_event_json(pre_event))
+                                 pre=json.dumps(pre.to_json()), pre_event=_event_json(pre_event),
+                                 intent=intent, base_version=base_version)
             session.add(entry)
             session.commit()
             assert entry.id is not None
@@ -169,13 +360,23 @@ class Journal:
             entry.state = "done"
             session.commit()
 
-    def abandon(self, entry_id: int) -> None:
-        """The write failed: keep the entry pending unless the event is provably untouched."""
+    def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
+        """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have
+        landed (a lost reply, a 5xx): it stays pending unless the event is provably untouched,
+        and a rollback restores it only if the event reads as our intended change."""
         with Session(self.engine) as session:
             entry = session.get(JournalEntry, entry_id)
             assert entry is not None
-            pre = Snapshot.from_json(json.loads(entry.pre))
-            current = self.backend.snapshot(entry.calendar_id, entry.event_id)
+            if isinstance(error, REFUSALS):
+                entry.state = "refused"
+                entry.note = str(error)[:500]
+                session.commit()
+                return
+            try:
+                pre = Snapshot.from_json(json.loads(entry.pre))
+                current = self.backend.snapshot(entry.calendar_id, entry.event_id)
+            except CalendarError:
+                return  # cannot tell now: pending, and the rollback decides from the intent
             if CalendarBackend.same_content(pre, current) and pre.version == current.version:
                 entry.state = "noop"
                 session.commit()
@@ -194,74 +395,129 @@ class Journal:
             session.expunge_all()
             return list(rows)
 
+    def last_entry_id(self) -> int:
+        """The newest entry id (0 when none): a call's own entries are the ones after it."""
+        with Session(self.engine) as session:
+            row = session.exec(select(JournalEntry.id).order_by(  # type: ignore[call-overload]
+                JournalEntry.id.desc()).limit(1)).first()  # type: ignore[union-attr]
+            return int(row[0]) if row else 0
+
+    def entries_after(self, turn_id: str, after_id: int) -> list[JournalEntry]:
+        return [e for e in self.entries(turn_id) if (e.id or 0) > after_id]
+
     # ------------------------------------------------------------ rollback
     def rollback(self, turn_id: str, attempt: int | None = None) -> RollbackReport:
-        """Undo the turn's (or one attempt's) writes, newest first, touching nothing else."""
+        """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
+        whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
+        something of ours could not be undone yet."""
         report = self.rollback_entries(turn_id, self.entries(turn_id, attempt))
         if attempt is None:
-            self.close_turn(turn_id, "rolled_back")
+            if report.complete:
+                self._set_state(turn_id, "rolled_back")
+            else:
+                self._set_state(turn_id, "unfinished", release=True, error=report.summary())
         return report
 
     def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
-        """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call)."""
+        """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
+        After a failure of the calendar service the rest is left for later (`waiting`)."""
         report = RollbackReport(turn_id)
         by_event: dict[tuple[str, str], list[JournalEntry]] = {}
         for entry in entries:
             by_event.setdefault((entry.calendar_id, entry.event_id), []).append(entry)
         order = sorted(by_event.items(), key=lambda kv: kv[1][-1].id or 0, reverse=True)
-        for (calendar_id, event_id), group in order:
-            first, last = group[0], group[-1]
-            pre = Snapshot.from_json(json.loads(first.pre))
-            outcome = self._undo_event(calendar_id, event_id, pre, last)
-            state = {"restored": "rolled_back", "noop": "rolled_back",
-                     "conflict": "conflict", "failed": "failed"}[outcome[0]]
-            self._mark([e.id for e in group if e.id is not None], state)
-            if outcome[0] == "restored":
-                report.restored.append(RestoredEvent(
-                    event_id, _event_from(last.post_event, calendar_id),
-                    _event_from(first.pre_event, calendar_id)))
-            elif outcome[0] == "conflict":
-                report.conflicts.append(Conflict(event_id, outcome[1]))
-            elif outcome[0] == "failed":
-                report.failures.append(Conflict(event_id, outcome[1]))
+        backend_down = False
+        for (calendar_id, event_id), raw in order:
+            if backend_down:
+                report.waiting += 1
+                continue
+            try:
+                group = _read_group(calendar_id, event_id, raw)
+            except _Unreadable as exc:
+                self._mark([e.id for e in raw if e.id is not None], "unreadable", str(exc))
+                report.skipped.append(Conflict(event_id, f"journal entry for {event_id} unreadable: {exc}",
+                                               "one record of this request could not be read, so "
+                                               "that change was left as it is"))
+                continue
+            outcome, why = self._undo_group(group)
+            if outcome in ("restored", "noop"):
+                self._mark(group.ids, "rolled_back")
+                if outcome == "restored":
+                    report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event))
+            elif outcome == "conflict":
+                self._mark(group.ids, "conflict", why)
+                report.conflicts.append(Conflict(
+                    event_id, f"{event_id} was changed by someone else after this turn; their "
+                              "change was kept",
+                    f"{group.words} was changed by someone else meanwhile, so their version was kept"))
+            else:  # failed: the entries stay as they are, to be retried
+                self._mark(group.ids, None, why)
+                report.failures.append(Conflict(
+                    event_id, f"{event_id} could not be restored: {why}",
+                    f"{group.words} could not be put back ({why})"))
+                backend_down = outcome == "down"
         return report
 
-    def _undo_event(self, calendar_id: str, event_id: str, pre: Snapshot,
-                    last: JournalEntry) -> tuple[str, str]:
-        current = self.backend.snapshot(calendar_id, event_id)
-        if last.state == "pending":
-            # The process died (or the call failed) between pre-image and post-image.
-            if CalendarBackend.same_content(pre, current):
-                return ("noop", "")
-            expected = current.version
-        else:
-            expected = last.post_version
-            if current.version != expected:
-                post = Snapshot.from_json(json.loads(last.post)) if last.post else None
-                if post is None or not CalendarBackend.same_content(post, current):
-                    return ("conflict", f"{event_id} was changed by someone else after this turn; "
-                                        "their change was kept")
-                # Same content under a new version: a server-side stamp (Google re-tags an
-                # occurrence when its series is restored), not someone else's change.
-                expected = current.version
+    def _undo_group(self, group: _Group) -> tuple[str, str]:
+        """('restored'|'noop'|'conflict'|'failed'|'down', why)."""
+        calendar_id, event_id, last = group.calendar_id, group.event_id, group.last
         try:
-            back = self.backend.restore(pre, expected_version=expected)
+            current = self.backend.snapshot(calendar_id, event_id)
+            if last.state == "pending":
+                # Died (or failed) between pre-image and post-image: ours only if the event reads
+                # as before that write, or as that write meant to leave it.
+                if CalendarBackend.same_content(group.pre, current):
+                    return ("noop", "")
+                last_pre = Snapshot.from_json(json.loads(last.pre))
+                if not (CalendarBackend.same_content(last_pre, current)
+                        or self._reads_as_intended(last, current)):
+                    return ("conflict", "changed by someone else before our write was recorded")
+                expected = current.version
+            else:
+                expected = last.post_version
+                if current.version != expected:
+                    post = Snapshot.from_json(json.loads(last.post)) if last.post else None
+                    if post is None or not CalendarBackend.same_content(post, current):
+                        return ("conflict", "changed by someone else after our write")
+                    # Same content under a new version: a server-side stamp (Google re-tags an
+                    # occurrence when its series is restored), not someone else's change.
+                    expected = current.version
+            back = self.backend.restore(group.pre, expected_version=expected)
         except VersionConflict:
-            return ("conflict", f"{event_id} was changed by someone else during the rollback; "
-                                "their change was kept")
+            return ("conflict", "changed by someone else during the rollback")
+        except EventNotFound as exc:
+            return ("failed", _reason(exc, event_id))
         except CalendarError as exc:
-            return ("failed", f"{event_id} could not be restored: {exc}")
-        if not CalendarBackend.same_content(pre, back):
-            return ("failed", f"{event_id} was restored but does not read back as it was")
+            return ("down", _reason(exc, event_id))
+        except (ValueError, KeyError, TypeError) as exc:
+            return ("failed", f"the journal entry could not be read: {exc}")
+        if not CalendarBackend.same_content(group.pre, back):
+            return ("failed", "it was restored but does not read back as it was")
         return ("restored", "")
 
-    def _mark(self, ids: list[int], state: str) -> None:
-        # plain sqlite3, not the ORM: this runs once per restored event of a rollback
-        with self.engine.connect() as conn:
-            raw = conn.connection.dbapi_connection
-            raw.execute(f"UPDATE journal_entries SET state = ? WHERE id IN ({', '.join('?' * len(ids))})",
-                        (state, *ids))
-            raw.commit()
+    def _reads_as_intended(self, entry: JournalEntry, current: Snapshot) -> bool:
+        """Whether the event now reads exactly as the pending write meant to leave it."""
+        if not entry.intent:
+            return False  # an entry from before intents were recorded: cannot prove it is ours
+        intent = json.loads(entry.intent)
+        if intent.get("kind") == "delete":
+            return not current.exists
+        wanted = _event_from(json.dumps(intent.get("event")), entry.calendar_id)
+        if wanted is None or not current.exists:
+            return False
+        got = self.backend.get_event(entry.calendar_id, entry.event_id)
+        return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
+
+    def _mark(self, ids: list[int], state: str | None, note: str | None = None) -> None:
+        """Set the entries' state (None: keep it) and note, in one statement."""
+        if not ids:
+            return
+        table = JournalEntry.__table__  # type: ignore[attr-defined]
+        values: dict[str, Any] = {"note": note[:500] if note else None}
+        if state is not None:
+            values["state"] = state
+        with self.engine.begin() as conn:
+            conn.execute(update(table).where(table.c.id.in_(ids)).values(**values))
 
     def undo_last(self) -> RollbackReport | None:
         """Roll back the newest turn whose changes still stand (None when there is none)."""
@@ -269,5 +525,26 @@ class Journal:
         return self.rollback(turn) if turn else None
 
     def recover(self) -> list[RollbackReport]:
-        """Roll back every turn a killed process left open (run at start-up)."""
-        return [self.rollback(turn_id) for turn_id in self.open_turns()]
+        """Roll back the turns whose process died, and retry unfinished rollbacks (start-up).
+
+        A turn owned by a live process (another window mid-turn) is left alone. When the
+        calendar service fails, the turn stays recoverable and the remaining turns wait for the
+        next start; a turn that cannot even be read is reported and skipped.
+        """
+        reports: list[RollbackReport] = []
+        for turn in self.recoverable_turns():
+            if not self._claim(turn):
+                continue
+            try:
+                report = self.rollback(turn.turn_id)
+            except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the start
+                self._set_state(turn.turn_id, "unfinished", release=True, error=str(exc))
+                report = RollbackReport(turn.turn_id, failures=[Conflict(
+                    "", f"turn {turn.turn_id} could not be rolled back: {exc}",
+                    f"its changes could not be undone ({type(exc).__name__})")])
+            report.started_at = turn.started_at
+            report.recovered = True
+            reports.append(report)
+            if not report.complete:
+                break  # the calendar service is failing: the rest waits for the next start
+        return reports

@@ -232,7 +232,7 @@ def findings_markdown(report: Any, tz_name: str) -> str:
         if attempt.rollback is not None:
             out += ["Rolled back:", ""]
             out += [f"- {line}" for line in _restored_lines(attempt.rollback, tz_name)]
-            out += [f"- conflict: {c.message}" for c in attempt.rollback.conflicts + attempt.rollback.failures]
+            out += [f"- conflict: {c.shown}" for c in attempt.rollback.conflicts + attempt.rollback.failures]
             out.append("")
         if attempt.stopped:
             out += [f"Stopped: {attempt.stopped}", ""]
@@ -254,5 +254,5 @@ def undo_lines(rollback: Any, tz_name: str) -> list[str]:
             lines.append(f"{now.title}: restored, {when_label(now, tz_name)}")
         elif was is not None:
             lines.append(f"{was.title}: removed again ({when_label(was, tz_name)})")
-    lines += [f"Kept someone else's change: {c.message}" for c in rollback.conflicts + rollback.failures]
+    lines += [f"Kept someone else's change: {c.shown}" for c in rollback.conflicts + rollback.failures]
     return lines
