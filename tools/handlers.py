@@ -14,6 +14,7 @@ from tools.backend import CalendarError, EventPatch
 from tools.context import ToolContext, ToolResult
 from tools.events import (Event, EventCard, EventFieldError, as_date, format_when, local_start_of,
                           normalize_recurrence, parse_when, plain_text, zone)
+from tools.journal import intent_json
 from tools.local_backend import apply_patch, check_times
 from tools.recurrence import check_recurrence
 
@@ -129,15 +130,26 @@ def get_location_suggestions(ctx: ToolContext, args: dict[str, Any]) -> ToolResu
 
 # --------------------------------------------------------------------------- writes
 def _journalled(ctx: ToolContext, tool: str, calendar_id: str, event_id: str,
-                write: Callable[[], Event | None]) -> tuple[Event | None, int | None]:
-    """Pre-image committed, write, post-image committed: the order rollback relies on."""
-    entry = ctx.journal.begin(ctx.turn_id, ctx.attempt, tool, calendar_id, event_id) \
-        if ctx.journal else None
+                write: Callable[[], Event | None], *, intended: Event | None,
+                base_version: str | None = None,
+                started: list[int] | None = None) -> tuple[Event | None, int | None]:
+    """Pre-image and intent committed, write, post-image committed: the order rollback relies
+    on. `intended` is the event as the write means to leave it (None: deleted); a write the
+    server refused is recorded as not applied. `started` collects the entry id even when the
+    write fails, so a caller undoing several writes also covers one that may have landed."""
+    entry = None
+    if ctx.journal:
+        kind = "delete" if intended is None else \
+            "create" if tool == "create_calendar_event" else "update"
+        entry = ctx.journal.begin(ctx.turn_id, ctx.attempt, tool, calendar_id, event_id,
+                                  intent=intent_json(kind, intended), base_version=base_version)
+        if started is not None:
+            started.append(entry)
     try:
         result = write()
-    except Exception:
+    except Exception as exc:
         if entry is not None and ctx.journal:
-            ctx.journal.abandon(entry)
+            ctx.journal.abandon(entry, exc)
         raise
     if entry is not None and ctx.journal:
         ctx.journal.complete(entry, result)
@@ -192,7 +204,8 @@ def create_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     created, _ = _journalled(ctx, "create_calendar_event", calendar_id, event.id,
                              lambda: ctx.backend.create_event(
                                  calendar_id, event, turn_id=ctx.turn_id,
-                                 send_updates=bool(args.get("notify_attendees"))))
+                                 send_updates=bool(args.get("notify_attendees"))),
+                             intended=event)
     assert created is not None
     ctx.created_in_turn.add(created.id)
     return ToolResult(text=f"Created {compact_row(created, ctx.timezone)}",
@@ -224,11 +237,12 @@ def prepare_update(ctx: ToolContext, item: dict[str, Any]) -> tuple[Event, Event
 
 
 def _write_update(ctx: ToolContext, tool: str, item: dict[str, Any], current: Event,
-                  patch: EventPatch) -> tuple[Event, int | None]:
+                  patch: EventPatch, started: list[int] | None = None) -> tuple[Event, int | None]:
     calendar_id = item.get("calendar_id") or ctx.calendar_id
     updated, entry = _journalled(ctx, tool, calendar_id, current.id, lambda: ctx.backend.patch_event(
         calendar_id, current.id, patch, if_match=current.version or None,
-        send_updates=bool(item.get("notify_attendees"))))
+        send_updates=bool(item.get("notify_attendees"))),
+        intended=apply_patch(current, patch), base_version=current.version or None, started=started)
     assert updated is not None
     return updated, entry
 
@@ -252,13 +266,12 @@ def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolR
         except EventFieldError as exc:
             raise EventFieldError(f"updates[{index}].{exc.field}", exc.message) from None
     written: list[tuple[Event, Event]] = []
-    entries: list[int] = []
+    entries: list[int] = []  # every item begun, the failing one included: it may have landed
     try:
         for item, current, patch in prepared:
-            updated, entry = _write_update(ctx, "bulk_update_calendar_events", item, current, patch)
+            updated, _ = _write_update(ctx, "bulk_update_calendar_events", item, current, patch,
+                                       started=entries)
             written.append((current, updated))
-            if entry is not None:
-                entries.append(entry)
     except Exception as exc:
         if ctx.journal and entries:
             undo = ctx.journal.rollback_entries(ctx.turn_id, ctx.journal.entries(ctx.turn_id, ids=entries))
@@ -276,7 +289,8 @@ def delete_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     _journalled(ctx, "delete_calendar_event", calendar_id, current.id,
                 lambda: ctx.backend.delete_event(calendar_id, current.id,
                                                  if_match=current.version or None,
-                                                 send_updates=bool(args.get("notify_attendees"))))
+                                                 send_updates=bool(args.get("notify_attendees"))),
+                intended=None, base_version=current.version or None)
     ctx.deleted_in_turn += 1
     return ToolResult(text=f"Deleted {compact_row(current, ctx.timezone)}",
                       cards=[EventCard("deleted", None, current)],

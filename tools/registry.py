@@ -127,6 +127,8 @@ class ToolRegistry:
                 call.result = ToolResult.error("the person did not confirm this change ("
                                                + "; ".join(reasons) + "); nothing was written")
                 return call.result
+        journal = self.ctx.journal
+        mark = journal.last_entry_id() if journal is not None and is_write(call.name) else 0
         try:
             call.result = HANDLERS[call.name](self.ctx, call.input)
         except EventFieldError as exc:
@@ -134,4 +136,24 @@ class ToolRegistry:
         except (CalendarError, GeocoderError) as exc:
             call.result = ToolResult.error(f"{exc}; nothing was written" if is_write(call.name)
                                            else str(exc))
+        except OverflowError:
+            call.result = self._unexpected(call, mark, "a date or duration is out of the range "
+                                                       "a calendar can hold")
+        except Exception as exc:  # noqa: BLE001 - any fault becomes a result; writes are undone
+            call.result = self._unexpected(call, mark, f"an internal error stopped this call "
+                                                       f"({type(exc).__name__}: {exc})")
         return call.result
+
+    def _unexpected(self, call: ToolCall, mark: int, problem: str) -> ToolResult:
+        """A handler failed in a way it did not foresee: undo whatever this call wrote (its own
+        journal entries, the ones after `mark`) and say so in one line."""
+        journal = self.ctx.journal
+        if journal is None or not is_write(call.name):
+            return ToolResult.error(problem)
+        mine = journal.entries_after(self.ctx.turn_id, mark)
+        if not mine:
+            return ToolResult.error(f"{problem}; nothing was written")
+        undo = journal.rollback_entries(self.ctx.turn_id, mine)
+        if undo.complete and not undo.conflicts:
+            return ToolResult.error(f"{problem}; what it had written was undone")
+        return ToolResult.error(f"{problem}; undoing it: {undo.summary()}")
