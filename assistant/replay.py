@@ -19,6 +19,8 @@ from typing import Any
 from assistant.settings import Settings, load_settings
 from tools.backend import CalendarBackend
 from tools.events import Event, EventFieldError, event_from_contract, zone
+from tools.local_backend import check_times
+from tools.recurrence import check_recurrence
 
 MAIN_MODEL = "replay-main-model"
 REFLECTION_MODEL = "replay-reflection-model"
@@ -65,11 +67,24 @@ def load_scenario(path: Path) -> dict[str, Any]:
         if refl is not None and (not isinstance(refl, list) or
                                  not all(r is None or isinstance(r, str) for r in refl)):
             raise ScenarioError(f"{path}: turns[{i}].reflection: expected a list of strings or nulls")
-    for i, raw in enumerate(data.get("calendar") or []):
+    calendar = data.get("calendar") or []
+    if not isinstance(calendar, list):
+        raise ScenarioError(f"{path}: calendar: expected a list of events")
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(calendar):
         try:
-            event_from_contract(raw, data["timezone"])
+            event = event_from_contract(raw, data["timezone"])
+            check_times(event)
+            check_recurrence(event.recurrence, event.start, event.timezone)
         except (EventFieldError, AttributeError, TypeError) as exc:
-            raise ScenarioError(f"{path}: calendar[{i}]: {exc}") from None
+            raise ScenarioError(f"{path}: calendar[{i}].{exc}" if isinstance(exc, EventFieldError)
+                                else f"{path}: calendar[{i}]: {exc}") from None
+        if not event.id:
+            raise ScenarioError(f"{path}: calendar[{i}].id: missing")
+        if event.id in seen:
+            raise ScenarioError(f"{path}: calendar[{i}].id: {event.id!r} is already the id of "
+                                f"calendar[{seen[event.id]}]")
+        seen[event.id] = i
     return data
 
 

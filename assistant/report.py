@@ -27,7 +27,7 @@ class Usage:
         for name in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
                      "cache_read_input_tokens"):
             setattr(self, name, getattr(self, name) + int(getattr(other, name, 0) or 0))
-        self.calls += int(getattr(other, "calls", 1) or 1) if isinstance(other, Usage) else 1
+        self.calls += other.calls if isinstance(other, Usage) else 1  # an SDK usage is one call
 
     @property
     def total(self) -> int:

@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     share = figures["reflection_token_share"]
+    median = figures["median_guard_ms"]
     lines = [
         f"turns recorded:               {figures['turns']}",
         f"turns that changed things:    {figures['guarded_turns']}",
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         f"reflection model calls:       {figures['reflection_calls']}",
         f"reflection tokens vs main:    {figures['reflection_tokens']} vs {figures['main_tokens']}"
         + (f" ({share:.1%})" if share is not None else ""),
-        f"median guard time (ms):       {figures['median_guard_ms']}",
+        f"median guard time (ms):       {'-' if median is None else median}",
     ]
     lessons = figures.get("lessons")
     if isinstance(lessons, dict):

@@ -98,11 +98,44 @@ def test_replay_question_turn_has_no_confidence(capsys: pytest.CaptureFixture[st
     assert [t["confidence"] for t in turns] == [None, "high"]
 
 
-def test_replay_runs_in_its_own_calendar(capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_runs_in_its_own_calendar(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The person's own calendar holds an event with the very id the scenario seeds and deletes,
+    in the scenario's week: after the replay it is still there, unchanged, and alone."""
+    from tools.events import event_from_contract
+    from tools.local_backend import LocalBackend
+
     path = resources.files("fixtures").joinpath("conversations/wrong_event_deleted.json")
-    run(capsys, "replay", str(path))
-    code, out, _ = run(capsys, "agenda", "--json")
-    assert code == 0 and json.loads(out) == []
+    scenario = json.loads(path.read_text())
+    mine = event_from_contract({"id": "ev_book1", "title": "My own book club", "timezone": scenario["timezone"],
+                                "start": "2025-10-23T19:30:00", "end": "2025-10-23T21:00:00"},
+                               scenario["timezone"])
+    LocalBackend(home / "home" / "calendar.db", scenario["timezone"]).create_event("primary", mine)
+    forget_engines()
+    code, out, _ = run(capsys, "replay", str(path))
+    report = json.loads(out)
+    assert code == 0 and "ev_book1" not in {e["id"] for e in report["calendar"]}  # deleted in the replay
+    forget_engines()
+    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", scenario["timezone"])
+    code, out, _ = run(capsys, "agenda", "--json", "--now", scenario["now"])
+    assert code == 0 and json.loads(out) == [mine.to_contract()]
+
+
+@pytest.mark.parametrize("calendar, needle", [
+    ([{"id": "ev_1", "title": "x", "start": "2025-10-21T17:00:00", "end": "2025-10-21T16:00:00"}],
+     "calendar[0].end"),
+    ([{"id": "ev_1", "title": "x", "start": "2025-10-21T17:00:00"},
+      {"id": "ev_1", "title": "y", "start": "2025-10-22T17:00:00"}], "calendar[1].id"),
+    ([{"id": "ev_1", "title": "x", "start": "2025-10-21T17:00:00", "recurrence": "RRULE:FREQ=SOMETIMES"}],
+     "calendar[0].recurrence"),
+])
+def test_replay_refuses_a_calendar_it_could_not_seed_faithfully(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                calendar: list[dict[str, str]], needle: str) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"now": "2025-10-20T08:00:00", "timezone": "America/Los_Angeles",
+                                "calendar": calendar, "turns": [{"user": "hi", "model": [[]]}]}))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and needle in err and err.count("\n") == 1 and out == ""
 
 
 def test_replay_refused_confirmation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,6 +165,20 @@ def test_stats_counts_replayed_turns(capsys: pytest.CaptureFixture[str]) -> None
     figures = json.loads(out)
     assert code == 0 and figures["guarded_turns"] == 1 and figures["errors_caught"] == 1
     assert figures["retries_that_fixed_the_error"] == 1
+    assert figures["reflection_calls"] == 0  # symbolic mode: two attempts, no reflection call
+
+
+def test_stats_counts_the_reflection_calls_that_were_made(capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "replay", str(resources.files("fixtures").joinpath("conversations/correct_turn_reviewed.json")))
+    run(capsys, "replay", str(resources.files("fixtures").joinpath("conversations/question_only.json")))
+    code, out, _ = run(capsys, "stats", "--json")
+    assert code == 0 and json.loads(out)["reflection_calls"] == 1
+
+
+def test_stats_text_on_no_records_says_dash_not_none(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats")
+    assert code == 0 and "None" not in out
+    assert "median guard time (ms):       -" in out
 
 
 def test_check_llm_makes_live_calls_only_where_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
