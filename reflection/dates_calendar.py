@@ -17,7 +17,13 @@ from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule  # type: ignore
 from dateutil.rrule import weekday as rr_weekday
 
 from reflection.dates_lexicon import MONTH_NAMES, WEEKDAY_NAMES, HolidayFn, nth_weekday
-from reflection.dates_types import OUT_OF_RANGE, DatePhrase, Reading, Recurrence
+from reflection.dates_types import (
+    OUT_OF_RANGE,
+    DatePhrase,
+    OutOfRange,
+    Reading,
+    Recurrence,
+)
 
 # ---------------------------------------------------------------- formatting and small helpers
 
@@ -247,13 +253,17 @@ def end_of_year(today: date, years_ahead: int) -> DatePhrase:
 
 def ordinal_weekday_in_month(today: date, n: int, wd: int, month: int | None, year: int | None,
                              month_shift: int | None) -> DatePhrase:
-    """'the first Monday of December' (in the first such month on or after today),
+    """'the first Monday of December' (in the first such month on or after today; when that is
+    this month and the day has passed, next year's),
     'the last Friday of the month' (of this month, or of next month once it has passed),
     'the second Tuesday of next month', 'the first Monday of December 2026'."""
     what = f"the {'last' if n < 0 else ordinal(n)} {WEEKDAY_NAMES[wd]}"
     if month is not None:
         y = year if year is not None else today.year + (1 if month < today.month else 0)
         d = _nth_or_none(y, month, wd, n)
+        if year is None and d is not None and d < today:      # this month's has passed: next year's
+            y += 1
+            d = _nth_or_none(y, month, wd, n)
         if d is None:
             return impossible(f"{MONTH_NAMES[month]} {y} has no {what[4:]}", relative=year is None)
         return DatePhrase(readings=(Reading(d, None, f"{what} of {MONTH_NAMES[month]} ({dfmt(d)})"),),
@@ -363,6 +373,11 @@ def recurrence_dates(rule: Recurrence, today: date, count: int = 2) -> list[date
     if rule.bymonthday:
         kw["bymonthday"] = rule.bymonthday
     freq = _RRULE_FREQ[rule.freq]
-    first = rrule(freq, dtstart=datetime.combine(today, time(0)), count=1, **kw)[0]
-    r = rrule(freq, interval=rule.interval, dtstart=first, count=count, **kw)
-    return [x.date() for x in r]
+    firsts = list(rrule(freq, dtstart=datetime.combine(today, time(0)), count=1, **kw))
+    if not firsts:
+        raise OutOfRange(rrule_text(rule))
+    first = firsts[0]
+    out = [x.date() for x in rrule(freq, interval=rule.interval, dtstart=first, count=count, **kw)]
+    if not out:
+        raise OutOfRange(rrule_text(rule))
+    return out

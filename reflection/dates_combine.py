@@ -23,6 +23,7 @@ from reflection.dates_types import (
     Ctx,
     DatePhrase,
     GroupParts,
+    OutOfRange,
     PartOfDay,
     Reading,
 )
@@ -324,8 +325,8 @@ def combine(g: Group, text: str, ctx: Ctx) -> Expression | None:
     b = _Build(g, g.parts, ctx, z, base)
     try:
         e = _resolve(b)
-    except (OverflowError, ValueError):
-        return replace(b.base, candidates=(), contradiction=OUT_OF_RANGE)
+    except (OverflowError, ValueError, OutOfRange):
+        return _contradicted(b, b.p.date, OUT_OF_RANGE)
     if e is None or g.parts.instant is not None:
         return e
     return _flag_past(e, ctx)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from reflection.dates_calendar import check_weekday, dfmt, shift_date
+from reflection.dates_calendar import check_weekday, dfmt, impossible, shift_date
 from reflection.dates_rule import rx
 from reflection.dates_rules_span import GAP_ANCHOR
 from reflection.dates_rules_time import time_span
 from reflection.dates_scan import MOVE_VERB
 from reflection.dates_types import (
+    OUT_OF_RANGE,
     Anchor,
     Atom,
     BadZone,
@@ -134,15 +135,7 @@ class Group:
         w = word.lower()
         sign = -1 if w == "before" else 1
         p = self.parts
-        if d.contradiction:
-            p.date = d
-        else:
-            items = []
-            for r in d.readings:
-                x = shift_date(r.start, sign * anchor.months, sign * anchor.delta)
-                y = None if r.end is None else shift_date(r.end, sign * anchor.months, sign * anchor.delta)
-                items.append(Reading(x, y, f"{anchor.label} {w} {r.label}: {dfmt(x)}", r.flags))
-            p.date = DatePhrase(readings=tuple(items), relative=d.relative or not d.explicit)
+        p.date = d if d.contradiction else _shifted(d, anchor, sign, w)
         p.anchor = None
         return self._add(a, set_part=False)
 
@@ -188,6 +181,19 @@ _JOINERS: dict[type, Callable[[Group, Atom, str], bool]] = {
     ClockTime: Group._accept_time, TimeSpan: Group._accept_span, PartOfDay: Group._accept_pod,
     Zone: Group._accept_zone, BadZone: Group._accept_zone, Recurrence: Group._accept_recur,
 }
+
+
+def _shifted(d: DatePhrase, anchor: Anchor, sign: int, word: str) -> DatePhrase:
+    """Every reading of `d` moved by the anchor's amount; past year 9999, out of range."""
+    items = []
+    try:
+        for r in d.readings:
+            x = shift_date(r.start, sign * anchor.months, sign * anchor.delta)
+            y = None if r.end is None else shift_date(r.end, sign * anchor.months, sign * anchor.delta)
+            items.append(Reading(x, y, f"{anchor.label} {word} {r.label}: {dfmt(x)}", r.flags))
+    except (OverflowError, ValueError):
+        return impossible(OUT_OF_RANGE)
+    return DatePhrase(readings=tuple(items), relative=d.relative or not d.explicit)
 
 
 def _weekday_and_date(first: DatePhrase, second: DatePhrase) -> DatePhrase | None:

@@ -39,7 +39,7 @@ PAIR_CTX = rx(rf"(?:\bon|\bthis|\bnext|\blast|\buntil|\bthrough|\bby|{WEEKDAY_RE
 P_WEEKDAY = rx(rf"(?:\b(?P<mod>this\s+coming|this\s+upcoming|this\s+past|this|next|last|coming|upcoming|"
                rf"the\s+following|following|the\s+previous|previous|past)\s+)?\b(?P<wd>{WEEKDAY_RE})"
                rf"(?:\s+(?P<tail>after\s+next|before\s+last|(?:of\s+)?(?:the\s+)?(?:this|next|last|following|previous|coming)"
-               rf"\s+week|week(?!\s+(?:on|of|at|from|in)\b))\b)?")
+               rf"\s+week|week(?!\s+of\b))\b)?")
 P_WEEK_WD = rx(rf"\b(?P<which>this|next|last|previous|following|coming)\s+week[\s,-]*(?:on\s+)?(?P<wd>{WEEKDAY_RE})")
 P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
               rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")

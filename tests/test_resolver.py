@@ -527,3 +527,146 @@ def test_property_never_crashes_and_spans_are_exact(text):
         if e.contradiction:
             assert e.candidates == ()
     json.dumps(res.to_json())
+
+
+# ------------------------------------------------------------------ bare clock times (CONTRACT 4, Times)
+
+@pytest.mark.parametrize("text,want", [
+    ("add school pickup at 3:15 on Monday", ["2025-10-27T03:15:00-07:00", "2025-10-27T15:15:00-07:00"]),
+    ("pick up at 3:15 after school on Friday", ["2025-10-24T03:15:00-07:00", "2025-10-24T15:15:00-07:00"]),
+    ("Friday at 11:59", ["2025-10-24T11:59:00-07:00", "2025-10-24T23:59:00-07:00"]),
+])
+def test_bare_clock_time_is_am_or_pm(text, want):
+    e = one(text)
+    assert sorted(starts(e)) == want
+    assert e.ambiguous
+
+
+def test_bare_clock_time_alone_is_today_while_ahead_else_tomorrow():
+    e = one("at 4:30")
+    assert e.time_of_day_only
+    assert sorted(starts(e)) == ["2025-10-22T16:30:00-07:00", "2025-10-23T04:30:00-07:00"]
+
+
+@pytest.mark.parametrize("text,want", [
+    ("tomorrow 7:30 in the morning", "2025-10-23T07:30:00-07:00"),
+    ("tonight at 8:30", "2025-10-22T20:30:00-07:00"),
+    ("Friday afternoon at 3:15", "2025-10-24T15:15:00-07:00"),
+    ("tomorrow at 08:30", "2025-10-23T08:30:00-07:00"),          # 24-hour notation: exact
+    ("tomorrow at 12:30", "2025-10-23T12:30:00-07:00"),
+])
+def test_clock_time_narrowed_by_part_of_day_or_notation(text, want):
+    assert starts(one(text)) == [want]
+
+
+# ------------------------------------------------------------------ clock words
+
+@pytest.mark.parametrize("text,want", [
+    ("tomorrow at half past 3", ["2025-10-23T03:30:00-07:00", "2025-10-23T15:30:00-07:00"]),
+    ("Friday quarter to 5", ["2025-10-24T04:45:00-07:00", "2025-10-24T16:45:00-07:00"]),
+    ("Friday at quarter past 7 in the evening", ["2025-10-24T19:15:00-07:00"]),
+    ("tomorrow at noon", ["2025-10-23T12:00:00-07:00"]),
+    ("Friday at midnight", ["2025-10-24T00:00:00-07:00"]),
+])
+def test_clock_words(text, want):
+    assert sorted(starts(one(text))) == want
+
+
+# ------------------------------------------------------------------ ordinal weekdays of a month
+
+@pytest.mark.parametrize("text,now,want", [
+    ("the first Monday of December", WED, "2025-12-01"),
+    ("the second Tuesday of November", WED, "2025-11-11"),
+    ("the first Monday of October", WED, "2026-10-05"),        # October's has passed: next year's
+    ("the third Thursday of October", datetime(2025, 10, 1, 9), "2025-10-16"),
+    ("the last Friday of the month", WED, "2025-10-31"),
+    ("the last Friday of the month", datetime(2025, 11, 29, 9), "2025-12-26"),   # Nov 28 has passed
+    ("the first Monday of next month", WED, "2025-11-03"),
+])
+def test_ordinal_weekday_of_a_month(text, now, want):
+    e = one(text, now=now)
+    assert starts(e) == [want]
+    assert not e.ambiguous
+
+
+def test_fifth_weekday_that_a_month_lacks_is_a_contradiction():
+    e = one("the fifth Monday of February", now=WED)   # February 2026 has four Mondays
+    assert e.candidates == () and "February 2026" in e.contradiction
+
+
+def test_ordinal_weekday_with_time():
+    assert starts(one("the second Tuesday of November at 6pm")) == ["2025-11-11T18:00:00-08:00"]
+
+
+# ------------------------------------------------------------------ "Tuesday week"
+
+def test_tuesday_week_is_the_tuesday_reading_plus_seven_days():
+    e = one("Tuesday week")                       # said Wednesday Oct 22: Tuesday is Oct 28
+    assert starts(e) == ["2025-11-04"]
+    assert e.weekday_named == 1 and e.relative
+
+
+def test_weekday_week_said_on_that_weekday_keeps_both_readings():
+    tue = datetime(2025, 10, 21, 9)
+    assert starts(one("Tuesday week", now=tue)) == ["2025-10-28", "2025-11-04"]
+
+
+def test_weekend_is_not_a_weekday_week():
+    assert [e.span for e in exprs("Friday weekend plans")] == ["Friday"]
+
+
+# ------------------------------------------------------------------ city times
+
+def test_time_in_a_city_zone():
+    e = one("the call is 3pm Tokyo time on Thursday")
+    assert e.explicit_zone == "Asia/Tokyo" and e.city == "Tokyo"
+    assert starts(e) == ["2025-10-23T15:00:00+09:00"]
+
+
+def test_her_time_uses_the_city_the_message_names():
+    e = exprs("call mom in London at 9 her time tomorrow")[0]
+    assert e.explicit_zone == "Europe/London" and e.city == "London"
+    assert sorted(starts(e)) == ["2025-10-23T09:00:00+01:00", "2025-10-23T21:00:00+01:00"]
+
+
+def test_her_time_without_a_city_is_not_a_zone():
+    e = one("call mom at 9pm her time tomorrow")
+    assert e.explicit_zone is None
+    assert starts(e) == ["2025-10-23T21:00:00-07:00"]
+
+
+def test_explicit_zone_is_in_json_and_city_is_not():
+    j = resolve("3pm Sydney time tomorrow", WED, LA).to_json()["expressions"][0]
+    assert j["explicit_zone"] == "Australia/Sydney" and "city" not in j
+
+
+# ------------------------------------------------------------------ bounds
+
+@pytest.mark.parametrize("text,now,tz", [
+    ("in 99999999 days", WED, LA),
+    ("in 99999999999 minutes", WED, LA),
+    ("tomorrow", datetime(9999, 12, 31, 23, 59), "UTC"),
+    ("tomorrow at 3pm", datetime(9999, 12, 31, 23, 59), LA),
+    ("3 days after December 31 9999", WED, LA),
+    ("every Monday", datetime(9999, 12, 31, 23, 59), "UTC"),
+    ("yesterday", datetime(1, 1, 1, 0, 0), "UTC"),
+])
+def test_arithmetic_out_of_range_is_a_contradiction_not_an_exception(text, now, tz):
+    e = one(text, now=now, tz=tz)
+    assert e.candidates == ()
+    assert e.contradiction == "out of range"
+    json.dumps(resolve(text, now, tz).to_json())
+
+
+def test_text_at_the_cap_resolves():
+    from reflection.resolver import MAX_TEXT_CHARS
+    text = ("lunch tomorrow at noon. " * (MAX_TEXT_CHARS // 24 + 1))[:MAX_TEXT_CHARS]
+    res = resolve(text, WED, LA)
+    assert len(text) == MAX_TEXT_CHARS
+    assert len(res.expressions) >= MAX_TEXT_CHARS // 24 - 1
+
+
+def test_text_over_the_cap_is_refused():
+    from reflection.resolver import MAX_TEXT_CHARS
+    with pytest.raises(ValueError, match=f"text is longer than {MAX_TEXT_CHARS} characters"):
+        resolve("x" * (MAX_TEXT_CHARS + 1), WED, LA)

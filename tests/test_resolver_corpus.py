@@ -1,6 +1,8 @@
-"""Runs every line of the independent labelled corpus fixtures/corpus/resolve_cases.jsonl through
-reflection.resolver.resolve and compares the set of candidate starts over all expressions, the way
-/work/shared/contract-check does (date-only starts by 10 chars, datetimes by 16: local wall time)."""
+"""Runs every line of the independent labelled corpora fixtures/corpus/resolve_cases.jsonl and
+resolve_cases_people.jsonl (written from the contract by people who did not read the resolver)
+through reflection.resolver.resolve and compares the set of candidate starts over all
+expressions, the way /work/shared/contract-check does (date-only starts by 10 chars, datetimes by
+16: local wall time)."""
 import json
 from datetime import datetime
 from pathlib import Path
@@ -9,15 +11,21 @@ import pytest
 
 from reflection.resolver import resolve
 
-CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "resolve_cases.jsonl"
-CASES = [json.loads(l) for l in CORPUS.read_text(encoding="utf-8").splitlines() if l.strip()] if CORPUS.exists() else []
+CORPUS_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "corpus"
+FILES = ("resolve_cases.jsonl", "resolve_cases_people.jsonl")
+CASES = [json.loads(line) for name in FILES if (CORPUS_DIR / name).exists()
+         for line in (CORPUS_DIR / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def norm(s: str) -> str:
     return s[:10] if len(s) <= 10 else s[:16]
 
 
-@pytest.mark.skipif(not CASES, reason="corpus not present")
+def test_both_corpora_are_present():
+    ids = {c["id"] for c in CASES}
+    assert "r001" in ids and "rp001" in ids
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_corpus_line(case):
     res = resolve(case["text"], datetime.fromisoformat(case["now"]), case["tz"]).to_json()
