@@ -421,3 +421,39 @@ def test_listing_follows_an_edited_series(backend):
     got = window(backend, *span)
     assert [e.to_contract()["start"] for e in got][:2] == ["2025-02-04T18:00:00-08:00", "2025-02-11T18:00:00-08:00"]
     assert len(got) == 5
+
+
+# ------------------------------------------------------------------------- tool-level concurrency
+@pytest.mark.parametrize("tool", ["update_calendar_event", "bulk_update_calendar_events",
+                                  "delete_calendar_event"])
+def test_an_event_edited_elsewhere_between_read_and_write_is_a_conflict(backend, journal: Journal,
+                                                                        monkeypatch, tool: str):
+    """The handlers write with the version they read (`if_match`): an edit made elsewhere in
+    between is a conflict error, and the other person's change stands."""
+    made = new(backend, "Dinner", datetime(2025, 10, 23, 18, tzinfo=LA), datetime(2025, 10, 23, 19, tzinfo=LA))
+    cal = backend.primary_calendar_id()
+    real_patch, real_delete = backend.patch_event, backend.delete_event
+    theirs: list[Event] = []
+
+    def edit_elsewhere() -> None:  # runs once, after the handler's read, before its write
+        if not theirs:
+            theirs.append(real_patch(cal, made.id, EventPatch({"title": "Changed elsewhere"})))
+
+    def patch(*args, **kwargs):
+        edit_elsewhere()
+        return real_patch(*args, **kwargs)
+
+    def delete(*args, **kwargs):
+        edit_elsewhere()
+        return real_delete(*args, **kwargs)
+
+    monkeypatch.setattr(backend, "patch_event", patch)
+    monkeypatch.setattr(backend, "delete_event", delete)
+    change = {"event_id": made.id, "title": "Ours"}
+    args = {"updates": [change]} if tool.startswith("bulk") else \
+        change if tool.startswith("update") else {"event_id": made.id}
+    result = ToolRegistry(make_context(backend, journal)).run(ToolCall("c1", tool, args))
+    assert theirs, "the write never happened"
+    assert result.is_error and "changed by someone else" in result.text, result.text
+    after = backend.get_event(cal, made.id)
+    assert after is not None and after.title == "Changed elsewhere" and after.start == made.start
