@@ -13,7 +13,10 @@
   candidates is expected), time per case.
 
 Usage (from the repo root):
-    /work/venv/bin/python bench/bench_resolver_peer.py /work/shared/peer/recognizers-datetime-en.jsonl [-v]
+    .venv/bin/python bench/bench_resolver_peer.py /work/shared/peer/recognizers-datetime-en.jsonl [-v] [--scaling]
+
+--scaling also times the grammar on the corpus sentences joined into texts of growing length (past
+resolve()'s MAX_TEXT_CHARS cap, through the pipeline behind it), to show the time grows linearly.
 """
 from __future__ import annotations
 
@@ -161,11 +164,30 @@ def run_dateparser(cases):
                 ms=1000 * t_total / max(n, 1))
 
 
+def run_scaling(cases, sizes=(5_000, 20_000, 120_000, 480_000)):
+    """Seconds to resolve texts of each size made of the corpus sentences (one run each)."""
+    from zoneinfo import ZoneInfo
+
+    from reflection.dates_parse import find_expressions
+    from reflection.dates_types import Ctx
+    blob = " ".join(c["input"] for c in cases)
+    now = datetime(2025, 10, 22, 9, tzinfo=ZoneInfo("UTC"))
+    ctx = Ctx(now=now, tz=ZoneInfo("UTC"), today=now.date())
+    out = []
+    for n in sizes:
+        text = (blob * (n // len(blob) + 1))[:n]
+        t0 = time.perf_counter()
+        k = len(find_expressions(text, ctx))
+        out.append((n, k, time.perf_counter() - t0))
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus")
     ap.add_argument("-v", "--verbose", action="store_true", help="list our failures")
     ap.add_argument("--no-dateparser", action="store_true")
+    ap.add_argument("--scaling", action="store_true", help="also time texts of growing length")
     a = ap.parse_args(argv)
     cases = list(scorable(a.corpus))
     ours = run_ours(cases, a.verbose)
@@ -179,6 +201,10 @@ def main(argv=None):
     for name, r in rows:
         print(f"{name:26} {r['ok']:>4}/{r['n']:<5} {100 * r['ok'] / r['n']:>8.1f}% {r['mean_cands']:>11.2f} "
               f"{r['scored']:>7} {r['silent']:>13} {r['ms']:>8.3f}")
+    if a.scaling:
+        print(f"{'text chars':>10} {'expressions':>12} {'seconds':>8}")
+        for n, k, secs in run_scaling(cases):
+            print(f"{n:>10} {k:>12} {secs:>8.2f}")
 
 
 if __name__ == "__main__":
