@@ -16,7 +16,13 @@ from dateutil.relativedelta import relativedelta  # type: ignore[import-untyped]
 from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule  # type: ignore[import-untyped]
 from dateutil.rrule import weekday as rr_weekday
 
-from reflection.dates_lexicon import MONTH_NAMES, WEEKDAY_NAMES, HolidayFn, nth_weekday
+from reflection.dates_lexicon import (
+    MONTH_NAMES,
+    RRULE_DAYS,
+    WEEKDAY_NAMES,
+    HolidayFn,
+    nth_weekday,
+)
 from reflection.dates_types import (
     OUT_OF_RANGE,
     DatePhrase,
@@ -349,7 +355,6 @@ def holiday_phrase(today: date, f: HolidayFn, name: str, mod: str, year: int | N
 
 # ---------------------------------------------------------------- recurrences
 
-_RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _RRULE_FREQ = {"DAILY": DAILY, "WEEKLY": WEEKLY, "MONTHLY": MONTHLY, "YEARLY": YEARLY}
 
 
@@ -359,7 +364,7 @@ def rrule_text(rule: Recurrence) -> str:
     if rule.interval > 1:
         parts.append(f"INTERVAL={rule.interval}")
     if rule.byday:
-        parts.append("BYDAY=" + ",".join(_RRULE_DAYS[d] for d in rule.byday))
+        parts.append("BYDAY=" + ",".join(RRULE_DAYS[d] for d in rule.byday))
     if rule.bymonthday:
         parts.append(f"BYMONTHDAY={rule.bymonthday}")
     return "RRULE:" + ";".join(parts)

@@ -104,7 +104,6 @@ class Instant:
     """A moment fixed by the phrase itself ('now', 'in 90 minutes', 'end of the day').
     Naive datetimes are wall time in the person's zone."""
     items: tuple[tuple[datetime, str], ...]
-    relative: bool = True
 
 
 @dataclass(frozen=True)
