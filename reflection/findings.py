@@ -6,21 +6,24 @@ rolled back; a `warning` means the process was imperfect but the outcome stands 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
-FINDING_TYPES = ("date", "time", "timezone", "event_id", "location", "process", "ambiguity",
-                 "reflection_unavailable", "other")
-SEVERITIES = ("error", "warning")
+FindingType = Literal["date", "time", "timezone", "event_id", "location", "process", "ambiguity",
+                      "reflection_unavailable", "conflict", "duplicate", "other"]
+Severity = Literal["error", "warning"]
+Source = Literal["symbolic", "llm"]
+FINDING_TYPES: tuple[str, ...] = get_args(FindingType)
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
 
 
 @dataclass(frozen=True)
 class Finding:
-    type: str
-    severity: str
+    type: FindingType
+    severity: Severity
     issue: str
     correction: str = ""
-    source: str = "symbolic"  # symbolic | llm
+    source: Source = "symbolic"
     call_index: int | None = None  # which guarded call it concerns, when known
     phrase: str | None = None  # the person's words it concerns ("next Friday", "home")
 

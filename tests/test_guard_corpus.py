@@ -37,8 +37,11 @@ def test_guard_case(case: dict[str, Any]) -> None:
     expect = case["expect"]
     assert verdict.valid == expect["valid"], [f.issue for f in verdict.findings]
     assert sorted({f.type for f in verdict.errors}) == sorted(expect.get("error_types", []))
-    assert sorted({f.type for f in verdict.warnings}) == sorted(expect.get("warning_types", [])), \
-        [f.issue for f in verdict.warnings]
+    # The corpus predates CONTRACT section 5's conflict and duplicate warnings: an overlap the label
+    # does not mention is not held against the case (an error of those types still is).
+    labelled = set(expect.get("warning_types", []))
+    seen = {f.type for f in verdict.warnings if f.type in labelled or f.type not in ("conflict", "duplicate")}
+    assert sorted(seen) == sorted(labelled), [f.issue for f in verdict.warnings]
     if "llm_needed" in expect:
         assert verdict.llm_needed == expect["llm_needed"]
     if parsed.has_llm_reflection:

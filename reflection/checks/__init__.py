@@ -1,0 +1,43 @@
+"""The symbolic layer's checks, by name, in the order they run.
+
+Each check is a small function over a `CheckContext`: it adds findings (errors only where it can
+prove them) and marks calls it could not verify. Structural checks run before date checks, so a
+call already shown to touch the wrong event is not also judged against another event's phrases
+(one finding per problem).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reflection.checks.context import CheckContext
+from reflection.checks.dates import (check_contradictions, check_end, check_recurrence_rule,
+                                     check_other_fields, check_start,
+                                     check_written_values)
+from reflection.checks.ids import check_ids
+from reflection.checks.overlaps import check_overlaps
+from reflection.checks.places import check_location_lookups, check_places
+from reflection.checks.structure import (check_create_vs_move, check_delete_vs_change,
+                                         check_half_done, check_named_event, check_series_scope,
+                                         check_swap, check_unreferenced)
+
+Check = Callable[[CheckContext], None]
+
+CHECKS: tuple[tuple[str, Check], ...] = (
+    ("written values are dates", check_written_values),
+    ("ids exist", check_ids),
+    ("events the message refers to", check_unreferenced),
+    ("the named event", check_named_event),
+    ("delete or change", check_delete_vs_change),
+    ("create or move", check_create_vs_move),
+    ("series or occurrence", check_series_scope),
+    ("impossible dates", check_contradictions),
+    ("start", check_start),
+    ("end and length", check_end),
+    ("other fields", check_other_fields),
+    ("repeat rule", check_recurrence_rule),
+    ("swap", check_swap),
+    ("list done", check_half_done),
+    ("places", check_places),
+    ("place lookups", check_location_lookups),
+    ("overlaps", check_overlaps),
+)

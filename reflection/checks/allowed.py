@@ -1,0 +1,234 @@
+"""The starts a phrase allows for one event, and how a written start compares with them.
+
+A phrase constrains an instant ("Friday at 7pm", "push it back 30 min" from the event's start), a
+day ("next Friday", "the day after"), or a clock time ("at 4pm" on the event's own day, "same
+time"). A start is inside the phrases when it matches an instant, or when it is on an allowed day
+at an allowed time (a constraint nobody stated is left open). Times are compared as instants in
+the person's zone, so a correct time written in UTC passes and a wrong offset does not.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from reflection.request_reading import Phrase
+from reflection.wording import describe_day, describe_when, join_or
+from tools.events import Event, as_date
+
+Problem = Literal["date", "time", "timezone"]
+SLACK = timedelta(seconds=59)
+
+
+@dataclass(frozen=True)
+class InstantSlot:
+    start: datetime          # aware, in the zone the phrase named (the person's by default)
+    end: datetime | None     # a window ("Friday afternoon"): the start must fall inside
+    phrase: Phrase
+    reading: str
+
+    def holds(self, value: datetime) -> bool:
+        if self.end is not None:
+            return self.start - SLACK <= value <= self.end + SLACK
+        return abs(value - self.start) <= SLACK
+
+
+@dataclass(frozen=True)
+class DaySlot:
+    day: date
+    phrase: Phrase
+    reading: str
+
+
+@dataclass(frozen=True)
+class TimeSlot:
+    """A clock time (or a window of them) in a zone, on whatever day the rest allows."""
+
+    lo: time
+    hi: time | None
+    zone: ZoneInfo
+    phrase: Phrase
+    reading: str
+
+    def holds(self, value: datetime) -> bool:
+        clock = value.astimezone(self.zone).time().replace(second=0, microsecond=0)
+        if self.hi is None:
+            return clock == self.lo.replace(second=0, microsecond=0)
+        return self.lo <= clock <= self.hi
+
+
+@dataclass
+class Allowed:
+    instants: list[InstantSlot] = field(default_factory=list)
+    days: list[DaySlot] = field(default_factory=list)
+    times: list[TimeSlot] = field(default_factory=list)
+    keeps_day: date | None = None     # a time-only change of an existing event keeps its date
+    keeps_time: time | None = None    # a day-only change of an existing event keeps its time
+    ambiguous_phrases: list[Phrase] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.instants or self.days or self.times)
+
+    def phrases(self) -> list[Phrase]:
+        seen: dict[int, Phrase] = {}
+        for slot in [*self.instants, *self.days, *self.times]:
+            seen.setdefault(slot.phrase.start_index, slot.phrase)
+        return list(seen.values())
+
+
+@dataclass
+class Judgement:
+    ok: bool
+    exact: bool                  # the start is pinned by the phrases (day and time, or an instant)
+    problem: Problem | None = None
+    matched: Phrase | None = None
+    reading: str = ""
+
+
+def _event_day(event: Event, tz: ZoneInfo) -> date:
+    start = event.start
+    return start.astimezone(tz).date() if isinstance(start, datetime) else start
+
+
+def slots_for(phrase: Phrase, event: Event | None, tz: ZoneInfo, allowed: Allowed,
+              anchor_time_to_event: bool) -> None:
+    """Add what one phrase allows, for this event (None for a new event)."""
+    if phrase.shift is not None:
+        if event is None:
+            return
+        for moved in phrase.shift.readings(event.start):
+            if isinstance(moved, datetime):
+                allowed.instants.append(InstantSlot(moved.astimezone(tz), None, phrase,
+                                                    f"{phrase.text} from the event's start"))
+            else:
+                allowed.days.append(DaySlot(moved, phrase, f"{phrase.text} from the event's day"))
+        if len(phrase.shift.directions) > 1:
+            allowed.ambiguous_phrases.append(phrase)
+        return
+    if phrase.day_relative is not None:
+        if event is None:
+            return
+        base = _event_day(event, tz)
+        for days in phrase.day_relative.days:
+            allowed.days.append(DaySlot(base + timedelta(days=days), phrase, f"{phrase.text} the event"))
+        if phrase.day_relative.keeps_time and isinstance(event.start, datetime):
+            local = event.start.astimezone(tz)
+            allowed.times.append(TimeSlot(local.time(), None, tz, phrase, "the event's own time"))
+        return
+    expr = phrase.expression
+    if expr is None or not expr.candidates:
+        return
+    if len(expr.candidates) > 1:
+        allowed.ambiguous_phrases.append(phrase)
+    time_only = expr.time_of_day_only or expr.kind == "time"
+    for cand in expr.candidates:
+        start, end = cand.start, cand.end
+        if not isinstance(start, datetime):
+            last = as_date(end) if end is not None else start
+            day = start
+            while day <= last and (day - start).days <= 62:
+                allowed.days.append(DaySlot(day, phrase, cand.reading))
+                day += timedelta(days=1)
+            continue
+        zone_of = start.tzinfo if isinstance(start.tzinfo, ZoneInfo) else tz
+        window_end = end if isinstance(end, datetime) and expr.kind == "range" and \
+            not any(ch.isdigit() for ch in expr.span) else None
+        if time_only and anchor_time_to_event:
+            allowed.times.append(TimeSlot(start.time(), window_end.time() if window_end else None,
+                                          zone_of, phrase, cand.reading))
+        else:
+            allowed.instants.append(InstantSlot(start, window_end, phrase, cand.reading))
+
+
+def judge(value: date | datetime, allowed: Allowed, tz: ZoneInfo, written_wall: datetime | None) -> Judgement:
+    """Whether a written start is inside what the phrases allow, and if not, what is off."""
+    if not isinstance(value, datetime):
+        return _judge_day(value, allowed)
+    for slot in allowed.instants:
+        if slot.holds(value):
+            return Judgement(True, True, matched=slot.phrase, reading=slot.reading)
+    local_day = value.astimezone(tz).date()
+    day_slot = next((s for s in allowed.days if s.day == local_day), None)
+    time_slot = next((s for s in allowed.times if s.holds(value)), None)
+    day_known = bool(allowed.days) or allowed.keeps_day is not None
+    day_ok = day_slot is not None if allowed.days else (
+        local_day == allowed.keeps_day if allowed.keeps_day is not None else None)
+    time_ok = time_slot is not None if allowed.times else None
+    if (allowed.days or allowed.times) and day_ok is not False and time_ok is not False:
+        matched = (time_slot or day_slot)
+        phrase = matched.phrase if matched else None
+        exact = bool(time_ok) and day_known
+        if time_ok is None and allowed.keeps_time is not None and day_ok:
+            exact = value.astimezone(tz).time().replace(second=0, microsecond=0) == allowed.keeps_time
+        return Judgement(True, exact, matched=phrase, reading=matched.reading if matched else "")
+    if allowed.empty:
+        return Judgement(True, False)
+    return Judgement(False, False, problem=_problem(value, allowed, tz, written_wall, day_ok, time_ok))
+
+
+def _judge_day(value: date, allowed: Allowed) -> Judgement:
+    days = {s.day for s in allowed.days} | {s.start.date() for s in allowed.instants}
+    if allowed.keeps_day is not None and not allowed.days and not allowed.instants:
+        days.add(allowed.keeps_day)
+    if not days:
+        return Judgement(True, False)
+    for slot in allowed.days:
+        if slot.day == value:
+            return Judgement(True, not allowed.times and not allowed.instants, matched=slot.phrase,
+                             reading=slot.reading)
+    if value in days:
+        return Judgement(True, False)
+    return Judgement(False, False, problem="date")
+
+
+def _problem(value: datetime, allowed: Allowed, tz: ZoneInfo, wall: datetime | None,
+             day_ok: bool | None, time_ok: bool | None) -> Problem:
+    for slot in allowed.instants:
+        said = slot.start.replace(tzinfo=None)
+        if wall is not None and wall == said.replace(second=0, microsecond=0):
+            return "timezone"
+    for tslot in allowed.times:
+        local_clock = value.astimezone(tslot.zone).time().replace(second=0, microsecond=0)
+        if wall is not None and wall.time() == tslot.lo.replace(second=0, microsecond=0) \
+                and local_clock != wall.time():
+            return "timezone"
+    if day_ok is False:
+        return "date"
+    if time_ok is False:
+        return "time"
+    local_day = value.astimezone(tz).date()
+    if any(s.start.astimezone(tz).date() == local_day for s in allowed.instants):
+        return "time"
+    return "date"
+
+
+def am_pm_swapped(value: datetime, allowed: Allowed, tz: ZoneInfo) -> bool:
+    local = value.astimezone(tz)
+    clocks = [s.start.astimezone(tz) for s in allowed.instants] + \
+        [datetime.combine(local.date(), s.lo, tz) for s in allowed.times]
+    return any(abs(c.hour - local.hour) == 12 and c.minute == local.minute for c in clocks)
+
+
+def describe(allowed: Allowed, tz: ZoneInfo) -> str:
+    """What the phrases allow, in words, e.g. "Friday 2025-10-24 19:00 or Friday 2025-10-31 19:00"."""
+    parts: list[str] = []
+    for slot in allowed.instants:
+        local = slot.start.astimezone(tz)
+        text = describe_when(local)
+        if slot.start.utcoffset() != local.utcoffset() or slot.start.tzinfo != tz:
+            if slot.start.tzinfo is not None and str(slot.start.tzinfo) != str(tz):
+                text += f" ({slot.start:%H:%M} {slot.start.tzinfo})"
+        if slot.end is not None:
+            text += f" to {slot.end.astimezone(tz):%H:%M}"
+        parts.append(text)
+    days = [s.day for s in allowed.days] or ([allowed.keeps_day] if allowed.keeps_day else [])
+    clock = [f"{s.lo:%H:%M}" + (f"-{s.hi:%H:%M}" if s.hi else "") for s in allowed.times]
+    if days and clock:
+        parts += [f"{describe_day(d)} {c}" for d in dict.fromkeys(days) for c in dict.fromkeys(clock)]
+    elif days:
+        parts += [describe_day(d) for d in dict.fromkeys(days)]
+    elif clock:
+        parts += [f"{c} on its day" for c in clock]
+    return join_or(parts)

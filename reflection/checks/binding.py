@@ -1,0 +1,73 @@
+"""Which of the person's phrases a write answers to, and whether that binding is certain.
+
+An update answers to the phrases of the mention that names its event ("move soccer to Thursday
+and the dentist to Friday": soccer to Thursday). A create answers to the phrases no changed event
+claimed. When the words do not settle it (several mentions share phrases in a tangled way, the
+event is named by no part of the message), the binding is uncertain: the write is then judged
+against every phrase of the message together, which can still prove a date wrong but never verify
+it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reflection.checks.context import CheckContext, WriteCall
+from reflection.request_reading import Phrase
+
+
+@dataclass
+class Binding:
+    phrases: list[Phrase]
+    certain: bool
+
+
+def _dedupe(phrases: list[Phrase]) -> list[Phrase]:
+    seen: dict[int, Phrase] = {}
+    for phrase in phrases:
+        seen.setdefault(phrase.start_index, phrase)
+    return sorted(seen.values(), key=lambda p: p.start_index)
+
+
+def one_group(phrases: list[Phrase]) -> bool:
+    """At most one phrase of each kind: a day and a time, an instant, or a shift."""
+    kinds = [kind_of(p) for p in phrases]
+    return len(kinds) == len(set(kinds)) and not ({"datetime", "shift"} <= set(kinds))
+
+
+def kind_of(phrase: Phrase) -> str:
+    if phrase.shift is not None:
+        return "shift"
+    if phrase.day_relative is not None:
+        return "date"
+    expr = phrase.expression
+    if expr is None:
+        return "other"
+    if expr.time_of_day_only or expr.kind == "time":
+        return "time"
+    if expr.kind == "date" or (expr.kind == "range" and expr.candidates
+                               and not hasattr(expr.candidates[0].start, "hour")):
+        return "date"
+    return "datetime"
+
+
+def written_keys(ctx: CheckContext) -> set[str]:
+    return {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+
+
+def bind(ctx: CheckContext, write: WriteCall) -> Binding:
+    reading = ctx.reading
+    all_targets = [p for p in reading.phrases if p.role == "target"]
+    if write.name == "create_calendar_event":
+        touched = written_keys(ctx)
+        claimed = {p.start_index for m in reading.mentions if m.ref.keys() & touched for p in m.phrases}
+        free = [p for p in all_targets if p.start_index not in claimed]
+        creates = [w for w in ctx.writes if w.name == "create_calendar_event"]
+        certain = reading.clean_binding and len(creates) == 1 and bool(free) and one_group(free)
+        return Binding(_dedupe(free or all_targets), certain)
+    mentions = ctx.mentions_for(write.event_id)
+    if not mentions:
+        certain = not reading.mentions and bool(all_targets) and one_group(all_targets)
+        return Binding(all_targets, certain)
+    targets = _dedupe([p for m in mentions for p in m.targets])
+    certain = (reading.clean_binding and len(mentions) == 1 and bool(targets) and one_group(targets))
+    return Binding(targets or all_targets, certain and bool(targets))

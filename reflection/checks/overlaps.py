@@ -1,0 +1,87 @@
+"""Conflicts and duplicates against the calendar as it was (CONTRACT section 5, computed, no model).
+
+`conflict`: a written timed event overlaps another timed event of the same calendar (transparent,
+cancelled and all-day events do not count): a warning, or an error when the person asked for a
+free time. `duplicate`: a created event that already exists at that time with the same or a
+near-same title: an error when the person asked to move it, else a warning.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from rapidfuzz import fuzz
+
+from reflection.checks.context import CheckContext, WriteCall
+from reflection.event_refs import tokenize
+from reflection.wording import describe_when
+from tools.events import Event
+
+NEAR_SAME_TITLE = 85.0
+
+
+def _span(ctx: CheckContext, write: WriteCall) -> tuple[datetime, datetime] | None:
+    current = ctx.event(write.event_id) if write.name == "update_calendar_event" else None
+    tz_name = write.input.get("timezone") or (current.timezone if current else None)
+    if write.name == "update_calendar_event" and "start" not in write.input and "end" not in write.input:
+        return None
+    start = ctx.read_when(write.written("start"), tz_name) if write.written("start") else (
+        ctx.local(current.start) if current else None)
+    end = ctx.read_when(write.written("end"), tz_name) if write.written("end") else None
+    if end is None and isinstance(start, datetime):
+        end = start + (current.duration if current is not None else (end or start) - start)
+        if current is None:
+            return None
+    if not isinstance(start, datetime) or not isinstance(end, datetime) or end <= start:
+        return None
+    return start, end
+
+
+def _title_key(text: str) -> str:
+    return " ".join(t.text for t in tokenize(text))
+
+
+def _others(ctx: CheckContext, write: WriteCall) -> list[Event]:
+    own = ctx.series_key(write.event_id) if write.event_id else None
+    moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    calendar_id = write.input.get("calendar_id")
+    out = []
+    for event in ctx.case.calendar:
+        key = event.recurring_event_id or event.id
+        if key == own or key in moved or event.all_day or event.status == "cancelled" or event.recurrence:
+            continue
+        if calendar_id and event.calendar_id != calendar_id:
+            continue
+        out.append(event)
+    return out
+
+
+def check_overlaps(ctx: CheckContext) -> None:
+    for write in ctx.writes:
+        if write.failed or write.name == "delete_calendar_event" or ctx.is_flagged(write):
+            continue
+        span = _span(ctx, write)
+        if span is None or write.written("all_day"):
+            continue
+        start, end = span
+        title = str(write.written("title") or (ctx.event(write.event_id).title if ctx.event(write.event_id) else ""))
+        for other in _others(ctx, write):
+            if not isinstance(other.start, datetime):
+                continue
+            o_start, o_end = other.start_instant, other.end_instant
+            if not (start < o_end and o_start < end):
+                continue
+            same = write.name == "create_calendar_event" and abs(start - o_start).total_seconds() < 60 \
+                and fuzz.token_set_ratio(_title_key(title), _title_key(other.title)) >= NEAR_SAME_TITLE
+            when = describe_when(o_start.astimezone(ctx.tz))
+            if same:
+                asked_move = any("move" in m.verbs and "create" not in m.verbs
+                                 for m in ctx.reading.mentions_of(other.recurring_event_id or other.id))
+                ctx.add(write.index, "duplicate", "error" if asked_move else "warning",
+                        f"'{other.title}' is already on the calendar at {when}; the call creates it again",
+                        f"move the existing '{other.title}' instead" if asked_move else
+                        "check whether it is the same event before adding it")
+            else:
+                ctx.add(write.index, "conflict", "error" if ctx.reading.free_time_asked else "warning",
+                        f"'{title}' overlaps '{other.title}' ({when})",
+                        "find a free time with find_free_time" if ctx.reading.free_time_asked else
+                        "mention the overlap to the person")

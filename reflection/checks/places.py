@@ -1,0 +1,124 @@
+"""Places: "home", "our place", "at ours" mean the home address; a business whose name holds a
+home-word (Home Depot, Homewood Suites, HomeGoods) is never home; a saved place is its address.
+
+The home phrase is found with care: "home" followed by a name-like word ("home depot") is not a
+home phrase, and one we cannot tell apart makes the call unsure rather than wrong.
+"""
+from __future__ import annotations
+
+import re
+
+from reflection.checks.context import CheckContext, WriteCall
+from reflection.findings import Fact
+from tools.locations import normalize_place
+
+HOME_PHRASE_RE = re.compile(
+    r"\b(?:(?:at|to|from)\s+)?(?:my|our)\s+(?:place|house|home|apartment|flat|condo)\b|\bat\s+ours\b|"
+    r"\b(?:at|to|from)\s+home\b(?!\s*(?:depot|goods|sense|wood|stead|store|base|town|land|made|"
+    r"style|bargains|away|office|team|game|hardware|improvement|center|centre|[a-z]*\s+(?:suites|inn|"
+    r"hotel|store|depot)))|\bhome\s*$|\bhome\s*[.,!?]", re.I)
+HOME_BUSINESS_RE = re.compile(
+    r"\bhome\s*(?:depot|goods|sense|wood(?:\s+suites)?|stead|store|base|bargains|hardware|"
+    r"improvement|team|made|2\s*suites|away)\b|\bhomewood\b|\bhomegoods\b|\bhomesense\b|\bhomestead\b",
+    re.I)
+_HOME_WORD_RE = re.compile(r"\bhome|\bhouse\b|\bplace\b|\bours\b", re.I)
+
+
+def home_phrase(text: str) -> str | None:
+    match = HOME_PHRASE_RE.search(text)
+    return match.group(0).strip(" .,!?") if match else None
+
+
+def business_with_home_word(text: str) -> str | None:
+    match = HOME_BUSINESS_RE.search(text)
+    return match.group(0) if match else None
+
+
+def _is_home(location: str, home: str | None) -> bool:
+    norm = normalize_place(location)
+    if norm in ("home", "my place", "our place", "my house", "our house", "my home", "our home"):
+        return True
+    if not home:
+        return False
+    home_norm = normalize_place(home)
+    return norm == home_norm or home_norm in norm or (len(norm) > 8 and norm in home_norm)
+
+
+def _saved(ctx: CheckContext, location: str) -> str | None:
+    norm = normalize_place(location)
+    for name, address in ctx.case.places.items():
+        if norm in (normalize_place(address), normalize_place(name)):
+            return name
+    return None
+
+
+def check_places(ctx: CheckContext) -> None:
+    text = ctx.reading.text
+    business = business_with_home_word(text)
+    home_words = home_phrase(text)
+    for write in ctx.writes:
+        if write.failed or write.name == "delete_calendar_event" or "location" not in write.input:
+            continue
+        location = str(write.written("location") or "")
+        if not location:
+            continue
+        _check_one(ctx, write, location, business, home_words)
+
+
+def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str | None,
+               home_words: str | None) -> None:
+    home = ctx.case.home_address
+    written_home = _is_home(location, home)
+    if business and written_home and not home_words:
+        ctx.error(write, "location", f"'{business}' is a business, not the person's home; the call "
+                  f"writes the home address ({location})", f"look up '{business}' and use its address",
+                  business)
+        return
+    if home_words and not business:
+        if written_home:
+            ctx.facts.append(Fact("place", location, "the location is the home address"))
+            return
+        saved = _saved(ctx, location)
+        if saved is not None and normalize_place(saved) in normalize_place(ctx.reading.text):
+            ctx.unsure(write, "both home and a saved place are mentioned")
+            return
+        if not home:
+            ctx.unsure(write, "no home address is set")
+            return
+        if re.search(r"\bnot\s+(?:at\s+)?(?:my|our)\s+(?:place|house|home)|\bnot\s+ours\b|\bnot\s+home\b",
+                     ctx.reading.text, re.I):
+            ctx.unsure(write, "home is mentioned as where it is not")
+            return
+        ctx.error(write, "location", f"the person said '{home_words}' (their home, {home}); the call "
+                  f"writes '{location}'", f"set the location to {home}", home_words)
+        return
+    saved = _saved(ctx, location)
+    if saved is not None and normalize_place(saved).split("'")[0] in normalize_place(ctx.reading.text):
+        return
+    if written_home and _HOME_WORD_RE.search(ctx.reading.text):
+        ctx.unsure(write, "the home address was written; the words about the place are unclear")
+        return
+    words = [w for w in re.findall(r"[a-z0-9]+", normalize_place(location)) if len(w) > 3]
+    if words and any(w in normalize_place(ctx.reading.text) for w in words) and not written_home:
+        return
+    ctx.unsure(write, "the place written is not one the message names")
+
+
+def check_location_lookups(ctx: CheckContext) -> None:
+    """`get_location_info` for "home" must return the home, not a business (and the reverse)."""
+    for index, call in enumerate(ctx.case.tool_calls):
+        if call.name not in ("get_location_info", "get_location_suggestions"):
+            continue
+        query = str(call.input.get("query") or "")
+        result = call.result if isinstance(call.result, dict) else {}
+        kind = result.get("kind")
+        if business_with_home_word(query) and kind == "home":
+            ctx.error(index, "location", f"'{query}' is a business, but the lookup returned the home",
+                      f"look up '{query}' as a business", query)
+        elif (home_phrase(query) or normalize_place(query) in ("home", "my place", "our place")) \
+                and kind == "business":
+            ctx.error(index, "location", f"'{query}' means the person's home, but the lookup returned a "
+                      f"business ({result.get('name') or result.get('address')})",
+                      f"use the home address {ctx.case.home_address}", query)
+        elif kind not in ("home", "saved"):
+            ctx.unsure(index, "the place found is not a saved place")

@@ -1,0 +1,54 @@
+"""Repeat rules compared by what they do (their next occurrences), not by their text:
+`FREQ=WEEKLY;INTERVAL=1;BYDAY=TU` and `FREQ=WEEKLY;BYDAY=TU` are the same rule."""
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Any
+
+from dateutil.rrule import rrulestr
+
+SAMPLE = 8
+
+
+def _lines(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    out: list[str] = []
+    for item in items:
+        for line in str(item).splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            if line.upper().startswith("FREQ="):
+                line = "RRULE:" + line
+            if line.upper().startswith("RRULE:"):
+                out.append(line)
+    return out
+
+
+def next_days(rule: Any, start: date, count: int = SAMPLE) -> list[date] | None:
+    """The first `count` days the rule gives from `start`; None when it cannot be read."""
+    lines = _lines(rule)
+    if not lines:
+        return None
+    try:
+        parsed = rrulestr(lines[0].split(":", 1)[1], dtstart=datetime.combine(start, time(12)))
+        days: list[date] = []
+        for when in parsed:
+            days.append(when.date())
+            if len(days) >= count:
+                break
+        return days
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def compare_rules(said: str, written: Any, today: date) -> str | None:
+    """None when the rules give the same days; else what the written rule does instead."""
+    want, got = next_days(said, today), next_days(written, today)
+    if want is None or got is None:
+        return None  # a rule we cannot read proves nothing
+    if want == got[: len(want)]:
+        return None
+    shown = ", ".join(d.strftime("%a %b %d") for d in got[:3])
+    expected = ", ".join(d.strftime("%a %b %d") for d in want[:3])
+    return f"on {expected}, …; the call's rule gives {shown}, …"

@@ -1,0 +1,298 @@
+"""What was done to which event, against what the message asked: an event no part of the message
+refers to, a delete where a change was asked, a create where a move was asked (the old event left
+behind), the same event created twice, the series when one occurrence was asked (or the reverse),
+the wrong occurrence, and a list or swap left half done. Each is an error only when the reading is
+certain; otherwise the call is marked unsure."""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+from rapidfuzz import fuzz
+
+from reflection.checks.allowed import Allowed, slots_for
+from reflection.checks.context import CheckContext, WriteCall
+from reflection.event_refs import evidence_for, is_content, tokenize
+from reflection.request_reading import CREATE_RE, DELETE_RE, Mention
+from reflection.wording import describe_day
+from tools.events import Event, as_date
+from tools.occurrences import instance_parts
+
+NEAR_SAME_TITLE = 85.0
+# words that often stand next to a request without naming anything in the calendar
+_NOISE = frozenset("""coach kids kid sitter babysitter school sick trip busy work office traffic late
+asked said says thanks sorry rain weather away holiday vacation""".split())
+
+
+def _verb(write: WriteCall) -> str:
+    return {"update_calendar_event": "changes", "delete_calendar_event": "deletes"}.get(write.name, "writes")
+
+
+def _title(ctx: CheckContext, write: WriteCall) -> str:
+    event = ctx.event(write.event_id)
+    return event.title if event else write.event_id
+
+
+def _noisy_unmatched(ctx: CheckContext) -> int:
+    count = 0
+    for ref in ctx.reading.unmatched:
+        words = [w for w in ref.words if is_content(w) and w not in _NOISE]
+        if words:
+            count += 1
+    return count
+
+
+def check_unreferenced(ctx: CheckContext) -> None:
+    """An event changed or deleted that no part of the message refers to."""
+    reading = ctx.reading
+    if reading.group or not any(m.certain for m in reading.mentions):
+        for write in ctx.writes:
+            if write.name != "create_calendar_event" and not ctx.reading.mentions_of(ctx.series_key(write.event_id)):
+                ctx.unsure(write, "the message does not name this event")
+        return
+    unnamed: dict[str, list[WriteCall]] = {}
+    for write in ctx.writes:
+        if write.name == "create_calendar_event" or ctx.is_flagged(write):
+            continue
+        key = ctx.series_key(write.event_id)
+        if reading.may_name(key) or ctx.event(write.event_id) is None:
+            continue
+        if evidence_for(key, reading.text, ctx.case.calendar) > 0:
+            ctx.unsure(write, "the message may refer to this event")
+            continue
+        unnamed.setdefault(key, []).append(write)
+    if not unnamed:
+        return
+    if len(unnamed) <= _noisy_unmatched(ctx):
+        for writes in unnamed.values():
+            for write in writes:
+                ctx.unsure(write, "the message may name this event in words we cannot place")
+        return
+    named = sorted({m.ref.candidates[0].title for m in reading.mentions if m.certain})
+    for writes in unnamed.values():
+        for write in writes:
+            ctx.error(write, "event_id",
+                      f"the message names {', '.join(repr(t) for t in named)}; the call {_verb(write)} "
+                      f"'{_title(ctx, write)}', which no part of the message refers to",
+                      f"leave '{_title(ctx, write)}' as it was")
+
+
+def check_named_event(ctx: CheckContext) -> None:
+    """The event a write touches is the one its mention names for sure; a near-tie is unsure."""
+    for write in ctx.writes:
+        if write.name == "create_calendar_event" or ctx.is_flagged(write):
+            continue
+        key = ctx.series_key(write.event_id)
+        mentions = ctx.reading.mentions_of(key)
+        if not mentions:
+            continue
+        if any(m.certain and m.ref.best == key for m in mentions):
+            continue
+        certain_other = [m for m in mentions if m.certain and m.ref.best != key]
+        if certain_other and len(mentions) == len(certain_other) and _only_other(ctx, certain_other, key):
+            best = certain_other[0].ref.candidates[0]
+            ctx.error(write, "event_id",
+                      f"'{certain_other[0].ref.text}' names '{best.title}'; the call {_verb(write)} "
+                      f"'{_title(ctx, write)}'", f"use the id of '{best.title}'")
+            continue
+        ctx.unsure(write, "more than one event fits the words")
+
+
+def _only_other(ctx: CheckContext, mentions: list[Mention], key: str) -> bool:
+    """Every mention that could be this event is certain of another one, which the attempt did
+    not touch (so this write is not that mention's event under another id)."""
+    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    return all(m.ref.best not in touched for m in mentions)
+
+
+def check_delete_vs_change(ctx: CheckContext) -> None:
+    """A delete where the person asked to move or change the event."""
+    if DELETE_RE.search(ctx.reading.text):
+        return
+    creates = [w for w in ctx.writes if w.name == "create_calendar_event" and not w.failed]
+    for write in ctx.writes:
+        if write.name != "delete_calendar_event" or write.failed or ctx.is_flagged(write):
+            continue
+        key = ctx.series_key(write.event_id)
+        mentions = ctx.reading.mentions_of(key)
+        if not mentions or not any("move" in m.verbs or "rename" in m.verbs for m in mentions):
+            ctx.unsure(write, "no word of the message asks for a delete")
+            continue
+        title = _title(ctx, write)
+        if any(_near(str(c.written("title") or ""), title) for c in creates):
+            ctx.warning(write.index, "process", f"'{title}' was deleted and made again instead of moved",
+                        "update the event instead of deleting and re-creating it")
+            continue
+        ctx.error(write, "other", f"the person asked to change '{title}'; the call deletes it",
+                  f"move '{title}' as asked instead of deleting it")
+
+
+def _near(a: str, b: str) -> bool:
+    a_n, b_n = _norm(a), _norm(b)
+    return bool(a_n and b_n) and (fuzz.ratio(a_n, b_n) >= NEAR_SAME_TITLE or a_n in b_n or b_n in a_n)
+
+
+def _norm(text: str) -> str:
+    return " ".join(t.text for t in tokenize(text))
+
+
+def check_create_vs_move(ctx: CheckContext) -> None:
+    """A create where a move was asked, leaving the old event behind; or one event made twice."""
+    creates = [w for w in ctx.writes if w.name == "create_calendar_event" and not w.failed]
+    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    for i, write in enumerate(creates):
+        title = str(write.written("title") or "")
+        for earlier in creates[:i]:
+            if _near(str(earlier.written("title") or ""), title) and _same_start(ctx, earlier, write):
+                ctx.error(write, "duplicate", f"'{title}' is created twice at the same time",
+                          "create it once")
+                break
+        else:
+            _moved_by_create(ctx, write, title, touched)
+
+
+def _moved_by_create(ctx: CheckContext, write: WriteCall, title: str, touched: set[str]) -> None:
+    for mention in ctx.reading.mentions:
+        if not mention.certain or mention.ref.best in touched:
+            continue
+        best = mention.ref.candidates[0]
+        if not _near(best.title, title) or "move" not in mention.verbs:
+            continue
+        clause = ctx.reading.text[mention.clause[0]:mention.clause[1]]
+        if CREATE_RE.search(clause) or DELETE_RE.search(clause) or re.search(r"\b(another|second|too|also)\b",
+                                                                             clause, re.I):
+            continue
+        ctx.error(write, "duplicate", f"the person asked to move '{best.title}'; the call creates a new "
+                  f"'{title}' and leaves the old one in place", f"move the existing '{best.title}' instead")
+        return
+
+
+def _same_start(ctx: CheckContext, a: WriteCall, b: WriteCall) -> bool:
+    sa = ctx.read_when(a.written("start"), a.input.get("timezone"))
+    sb = ctx.read_when(b.written("start"), b.input.get("timezone"))
+    return sa is not None and sa == sb
+
+
+def check_series_scope(ctx: CheckContext) -> None:
+    """The whole series changed when one occurrence was asked, or the reverse; the wrong one."""
+    per_series: dict[str, list[WriteCall]] = {}
+    for write in ctx.writes:
+        if write.name != "create_calendar_event" and not write.failed:
+            per_series.setdefault(ctx.series_key(write.event_id), []).append(write)
+    for key, writes in per_series.items():
+        master = ctx.case.event(key)
+        if master is None or not master.recurrence:
+            continue
+        mentions = ctx.reading.mentions_of(key)
+        scopes = {m.scope for m in mentions} or {ctx.reading.scope}
+        scope = scopes.pop() if len(scopes) == 1 else "unknown"
+        for write in writes:
+            if ctx.is_flagged(write):
+                continue
+            whole = write.event_id == key
+            if scope == "unknown":
+                ctx.unsure(write, "it is not said whether one occurrence or the series is meant")
+            elif whole and scope == "occurrence":
+                ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
+                          f"{_verb(write)} the whole series", "change only that occurrence (its instance id)")
+            elif not whole and scope == "series" and len(writes) == 1:
+                ctx.error(write, "event_id", f"the whole '{master.title}' series was asked; the call "
+                          f"{_verb(write)} one occurrence", "change the series (its own id)")
+            elif not whole:
+                _check_occurrence_day(ctx, write, master, mentions)
+
+
+def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> None:
+    original = ctx.original_start(write.event_id, master)
+    if original is None:
+        return
+    day = as_date(ctx.local(original))
+    deleting = write.name == "delete_calendar_event"
+    phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources)
+               if p.role != "negated" and p.shift is None and p.day_relative is None]
+    if not phrases:
+        if not deleting:
+            ctx.unsure(write, "which occurrence is meant is not said apart from its new time")
+        return
+    allowed = Allowed()
+    for phrase in phrases:
+        slots_for(phrase, None, ctx.tz, allowed, False)
+    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    if not days or not ctx.reading.dates_fully_read or len(mentions) != 1:
+        ctx.unsure(write, "which occurrence is meant is not certain")
+        return
+    if day not in days:
+        want = " or ".join(describe_day(d) for d in sorted(days)[:4])
+        ctx.error(write, "event_id", f"the occurrence of '{master.title}' asked for is on {want}; the "
+                  f"call {_verb(write)} the one on {describe_day(day)}",
+                  f"use the occurrence on {want}")
+
+
+def check_half_done(ctx: CheckContext) -> None:
+    """Every event of a list ("move A, B and C to Thursday") or a swap was changed."""
+    reading = ctx.reading
+    if DELETE_RE.search(reading.text) and any("move" in m.verbs for m in reading.mentions):
+        pass
+    certain = [m for m in reading.mentions if m.certain and m.ref.best]
+    keys = list(dict.fromkeys(m.ref.best for m in certain if m.ref.best))
+    if len(keys) < 2 or len(keys) != len({m.ref.best for m in reading.mentions}):
+        return
+    if re.search(r"\b(if|unless|or|whichever|either|maybe|check)\b", reading.text, re.I):
+        return
+    done = {ctx.series_key(w.event_id) for w in ctx.writes
+            if w.name != "create_calendar_event" and not w.failed}
+    if not done:
+        return
+    missing = [k for k in keys if k not in done]
+    if not missing or not all(ctx.case.event(k) is not None for k in keys):
+        return
+    if not any(m.ref.best in done for m in certain):
+        return
+    index = min(w.index for w in ctx.writes)
+    titles = [ctx.case.event(k).title for k in missing if ctx.case.event(k) is not None]  # type: ignore[union-attr]
+    what = "swap" if "swap" in reading.verbs else "list"
+    ctx.error(index, "other", f"the person's {what} also names {', '.join(repr(t) for t in titles)}, "
+              "which the calls leave unchanged", f"also change {', '.join(repr(t) for t in titles)} as asked")
+
+
+def check_swap(ctx: CheckContext) -> None:
+    """"swap piano and swim": each takes the other's time (or day, keeping its own time)."""
+    reading = ctx.reading
+    if "swap" not in reading.verbs:
+        return
+    certain = [m for m in reading.mentions if m.certain and m.ref.best]
+    keys = list(dict.fromkeys(m.ref.best for m in certain if m.ref.best))
+    if len(keys) != 2:
+        return
+    events = [ctx.case.event(k) for k in keys]
+    writes = {ctx.series_key(w.event_id): w for w in ctx.writes
+              if w.name == "update_calendar_event" and not w.failed}
+    if not all(k in writes for k in keys) or not all(events):
+        return
+    for own, other in ((0, 1), (1, 0)):
+        write = writes[keys[own]]
+        event_own, event_other = events[own], events[other]
+        assert event_own is not None and event_other is not None
+        start = ctx.read_when(write.written("start"), write.input.get("timezone") or event_own.timezone)
+        if start is None or ctx.event(write.event_id) is None:
+            return
+        if not _swapped(ctx, start, event_own, event_other):
+            ctx.error(write, "time" if as_date(start) == as_date(ctx.local(event_other.start)) else "date",
+                      f"a swap puts '{event_own.title}' at the time of '{event_other.title}' "
+                      f"({describe_day(as_date(ctx.local(event_other.start)))}); the call writes "
+                      f"{write.written('start')}", f"move '{event_own.title}' to the other event's time")
+
+
+def _swapped(ctx: CheckContext, start: date | datetime, own: Event, other: Event) -> bool:
+    other_start = ctx.local(other.start)
+    if isinstance(start, datetime) and isinstance(other_start, datetime):
+        if abs(start - other_start) <= timedelta(minutes=1):
+            return True
+        own_local = ctx.local(own.start)
+        return start.date() == other_start.date() and isinstance(own_local, datetime) and \
+            start.time() == own_local.time()
+    return as_date(start) == as_date(other_start)
+
+
+def is_instance(event_id: str) -> bool:
+    return instance_parts(event_id) is not None

@@ -1,0 +1,183 @@
+"""Phrases anchored at an event rather than at now (CONTRACT section 4, "Relative to an event").
+
+"push it back 30 min", "an hour earlier", "bump it a day", "the day after", "same time next week":
+each means something only once we know which event it moves, so this module reads the words and
+the amount, and `apply_*` computes the readings from that event's own start. The amount of a
+shift is the shift, never the event's length; a length is only what the person says it is
+("make it 2 hours", "for 90 minutes").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+_NUM_WORDS = {
+    "forty five": 45, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "forty-five": 45, "forty five": 45, "sixty": 60, "ninety": 90,
+    "couple": 2, "a couple": 2, "a couple of": 2, "couple of": 2, "few": 3, "a few": 3,
+}
+_UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60,
+          "hour": 60, "hours": 60, "day": 1440, "days": 1440, "week": 10080, "weeks": 10080}
+
+_WORDNUM = (r"an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+            r"thirty|forty[\s-]five|forty|sixty|ninety|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few")
+_UNIT_LONG = r"minutes?|mins?|hours?|hrs?|days?|weeks?"
+_AMOUNT = (r"(?<![\w.:])(?P<amount>half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half|"
+           r"\d+(?:\.\d+)?\s*h(?:rs?|ours?)?\s*\d+\s*m(?:in(?:ute)?s?)?\b|"
+           rf"(?:(?P<d>\d+(?:\.\d+)?)\s*-?\s*(?P<du>{_UNIT_LONG}|m|h)|(?P<w>{_WORDNUM})[\s-]+(?P<wu>{_UNIT_LONG}))"
+           r"\b(?:\s+and\s+a\s+half)?)")
+_AMOUNT_RE = re.compile(_AMOUNT, re.I)
+
+LATER_RE = re.compile(r"\b(later|delay(?:ed)?|postpone[d]?|push(?:ed)?\s+(?:it\s+|them\s+|that\s+|\w+\s+)?back"
+                      r"|push(?:ed)?\s+(?:it|them|that)?\s*out|back\s+by)\b", re.I)
+EARLIER_RE = re.compile(r"\b(earlier|sooner|move[ds]?\s+(?:it\s+|them\s+|\w+\s+)?up|bump(?:ed)?\s+"
+                        r"(?:it\s+|them\s+|\w+\s+)?up|bring\s+(?:it\s+|them\s+|\w+\s+)?forward|"
+                        r"pull(?:ed)?\s+(?:it\s+|them\s+|\w+\s+)?(?:in|forward|up))\b", re.I)
+SHIFT_VERB_RE = re.compile(r"\b(push|pushed|bump|bumped|shift|shifted|move|moved|slide|nudge|delay|"
+                           r"delayed|postpone|postponed|back|forward|later|earlier|sooner|up)\b", re.I)
+LENGTH_RE = re.compile(r"\b(?:for|lasting|long|length|extend(?:ed)?\s+(?:it\s+)?(?:to|by)|"
+                       r"shorten(?:ed)?\s+(?:it\s+)?(?:to|by)|make\s+(?:it|them|\w+)\s+|"
+                       r"(?:it\s+)?(?:takes|lasts))\b", re.I)
+EXTEND_RE = re.compile(r"\b(extend|longer|add)\b", re.I)
+SHORTEN_RE = re.compile(r"\b(shorten|shorter|cut)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """Move start and end together by `amount`, in one of `directions` (+1 later, -1 earlier)."""
+
+    span: str
+    start_index: int
+    end_index: int
+    amount: timedelta
+    directions: frozenset[int]
+
+    def readings(self, start: datetime | date) -> list[datetime | date]:
+        return [start + self.amount * d for d in sorted(self.directions)]
+
+
+@dataclass(frozen=True)
+class Length:
+    """The event's new length ("make it 2 hours"), or a change of length ("extend it by 30 min")."""
+
+    span: str
+    start_index: int
+    end_index: int
+    amount: timedelta
+    relative: int  # 0: the new length; +1 longer by; -1 shorter by
+
+
+@dataclass(frozen=True)
+class DayRelative:
+    """"the day after", "same time next week": days added to the event's own date."""
+
+    span: str
+    start_index: int
+    end_index: int
+    days: tuple[int, ...]
+    keeps_time: bool
+
+
+def _amount(match: re.Match[str]) -> timedelta | None:
+    text = match.group("amount").casefold()
+    if re.match(r"half\s+an?\s+hour", text):
+        return timedelta(minutes=30)
+    if re.search(r"hour\s+and\s+a\s+half", text):
+        return timedelta(minutes=90)
+    hm = re.match(r"(\d+(?:\.\d+)?)\s*h(?:rs?|ours?)?\s*(\d+)", text)
+    if hm:
+        return timedelta(hours=float(hm.group(1)), minutes=int(hm.group(2)))
+    if match.group("d"):
+        n, unit = float(match.group("d")), match.group("du").casefold()
+    else:
+        n_text = re.sub(r"[\s-]+", " ", (match.group("w") or "").casefold()).strip()
+        unit = (match.group("wu") or "").casefold()
+        if n_text not in _NUM_WORDS:
+            return None
+        n = float(_NUM_WORDS[n_text])
+    if unit not in _UNITS or n <= 0 or n > 10_000:
+        return None
+    minutes = n * _UNITS[unit]
+    if text.rstrip().endswith("and a half"):
+        minutes += _UNITS[unit] / 2
+    return timedelta(minutes=minutes)
+
+
+def _clause(text: str, start: int, end: int) -> tuple[str, str]:
+    """The words before and after a phrase, within its clause (up to a comma, "and", a full stop)."""
+    before = re.split(r"[.;!?,]|\band\b|\bthen\b", text[:start])[-1]
+    after = re.split(r"[.;!?,]|\band\b|\bthen\b", text[end:])[0]
+    return before, after
+
+
+def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
+    """Every amount of time in the message, read as a shift of an event or as its length."""
+    shifts: list[Shift] = []
+    lengths: list[Length] = []
+    for match in _AMOUNT_RE.finditer(text):
+        amount = _amount(match)
+        if amount is None:
+            continue
+        before, after = _clause(text, match.start(), match.end())
+        near = before[-40:] + " " + after[:30]
+        if re.search(r"\bin\s*$", before, re.I):
+            continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
+        if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):
+            continue
+        is_length = bool(re.search(r"(?:\bfor|\blasting|\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
+                                   r"\bshorten\w*(?:\s+\w+)?\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
+                                   before, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
+                                                                   r"session|slot)\b", after, re.I)) \
+            or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end() - 0:match.end() + 8], re.I))
+        by_amount = re.search(r"\bby\s*$", before, re.I)
+        if is_length and not (LATER_RE.search(near) or EARLIER_RE.search(near)):
+            lengths.append(Length(match.group(0), match.start(), match.end(), amount, 0))
+            continue
+        if by_amount and (EXTEND_RE.search(before) or SHORTEN_RE.search(before)):
+            lengths.append(Length(match.group(0), match.start(), match.end(), amount,
+                                  1 if EXTEND_RE.search(before) else -1))
+            continue
+        later, earlier = LATER_RE.search(near), EARLIER_RE.search(near)
+        if not (later or earlier or SHIFT_VERB_RE.search(near)):
+            continue
+        directions: set[int] = set()
+        if later:
+            directions.add(1)
+        if earlier:
+            directions.add(-1)
+        if not directions:
+            directions = {1, -1}
+        shifts.append(Shift(match.group(0), match.start(), match.end(), amount, frozenset(directions)))
+    return shifts, lengths
+
+
+_DAY_REL = [
+    (re.compile(r"\bsame\s+time\s+(?:the\s+)?(?:following|next)\s+week\b", re.I), (7,), True),
+    (re.compile(r"\bsame\s+time\s+(?:the\s+)?(?:previous|last|prior)\s+week\b", re.I), (-7,), True),
+    (re.compile(r"\bsame\s+time\s+(?:the\s+)?(?:next|following)\s+day\b", re.I), (1,), True),
+    (re.compile(r"\b(?:the\s+)?(?:day|night)\s+after(?!\s+(?:tomorrow|next|that|the|this|\w+day|"
+                r"christmas|thanksgiving|new))\b", re.I), (1,), True),
+    (re.compile(r"\b(?:the\s+)?next\s+day\b", re.I), (1,), True),
+    (re.compile(r"\b(?:the\s+)?day\s+before(?!\s+(?:yesterday|the|this|\w+day|christmas|thanksgiving|new))\b",
+                re.I), (-1,), True),
+    (re.compile(r"\b(?:the\s+)?week\s+after(?!\s+(?:next|that|the|this|christmas|thanksgiving))\b", re.I),
+     (7,), True),
+    (re.compile(r"\b(?:the\s+)?following\s+week\b", re.I), (7,), True),
+    (re.compile(r"\b(?:the\s+)?week\s+before(?!\s+(?:the|this|christmas|thanksgiving))\b", re.I), (-7,), True),
+]
+SAME_TIME_RE = re.compile(r"\b(?:same\s+time|same\s+hour|usual\s+time|at\s+the\s+same\s+time)\b", re.I)
+SAME_PLACE_RE = re.compile(r"\bsame\s+(?:place|location|spot|address)\b", re.I)
+
+
+def find_day_relatives(text: str) -> list[DayRelative]:
+    out: list[DayRelative] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, days, keeps in _DAY_REL:
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            taken.append((match.start(), match.end()))
+            out.append(DayRelative(match.group(0), match.start(), match.end(), days, keeps))
+    return out
