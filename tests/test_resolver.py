@@ -670,3 +670,22 @@ def test_text_over_the_cap_is_refused():
     from reflection.resolver import MAX_TEXT_CHARS
     with pytest.raises(ValueError, match=f"text is longer than {MAX_TEXT_CHARS} characters"):
         resolve("x" * (MAX_TEXT_CHARS + 1), WED, LA)
+
+
+_EDGE_PHRASES = ["tomorrow", "yesterday", "in 3 days", "in 99999999 days", "2 weeks ago", "next Friday at 3",
+                 "every Monday at 4pm", "the last Friday of the month", "Tuesday week", "Christmas next year",
+                 "end of next year", "at 4:30", "tonight at 8", "in 90 minutes", "3 days after December 31",
+                 "the first Monday of January", "next weekend", "until Nov 3", "9am Tokyo time tomorrow"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(now=st.one_of(st.datetimes(min_value=datetime(9999, 12, 20), max_value=datetime(9999, 12, 31, 23, 59)),
+                     st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(1, 1, 10))),
+       tz=st.sampled_from(["UTC", LA, "Asia/Tokyo", "Pacific/Kiritimati"]),
+       phrase=st.sampled_from(_EDGE_PHRASES))
+def test_property_calendar_edges_never_raise(now, tz, phrase):
+    res = resolve(phrase, now, tz)
+    for e in res.expressions:
+        if e.contradiction:
+            assert e.candidates == ()
+    json.dumps(res.to_json())
