@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -158,6 +159,21 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+class _RecoveryNotices(logging.Handler):
+    """Start-up recovery's notices (`assistant.services.RECOVERY_LOG`), one line each on the
+    stderr of the moment (not the one at install time: tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"calendar-assistant: {record.getMessage()}", file=sys.stderr)
+
+
+def _show_recovery_notices() -> None:
+    from assistant.services import RECOVERY_LOG
+
+    if not any(isinstance(h, _RecoveryNotices) for h in RECOVERY_LOG.handlers):
+        RECOVERY_LOG.addHandler(_RecoveryNotices())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from tools.events import EventFieldError
     from tools.store import StoreError
@@ -165,6 +181,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         command = args.command or "chat"
+        if command not in ("chat", "demo"):  # the chat shows them in its window instead
+            _show_recovery_notices()
         return COMMANDS[command](args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

@@ -173,8 +173,12 @@ class RollbackReport:
                 self.started_at.replace(tzinfo=timezone.utc)
             local = started.astimezone()
             when = f" from {_day_words(local.date())} at {local:%H:%M}"
-        head = f"An unfinished request{when} was undone" if self.complete else \
-            f"An unfinished request{when} could not be fully undone"
+        if not self.complete:
+            head = f"An unfinished request{when} could not be fully undone"
+        elif self.conflicts or self.skipped:
+            head = f"An unfinished request{when} was undone except where it could not be"
+        else:
+            head = f"An unfinished request{when} was undone"
         return f"{head}: {self.summary()}."
 
 
@@ -500,8 +504,8 @@ class Journal:
         if not entry.intent:
             return False  # an entry from before intents were recorded: cannot prove it is ours
         intent = json.loads(entry.intent)
-        if intent.get("kind") == "delete":
-            return not current.exists
+        if intent.get("kind") == "delete":  # gone, or kept as a cancelled record (soft delete)
+            return self.backend.get_event(entry.calendar_id, entry.event_id) is None
         wanted = _event_from(json.dumps(intent.get("event")), entry.calendar_id)
         if wanted is None or not current.exists:
             return False
