@@ -19,7 +19,11 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     if not has_credentials(settings):
         fail("ask: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
-    agent = build_agent(settings, confirm=lambda _c: bool(args.yes))
+    from assistant.cli import fixed_now
+
+    fixed = fixed_now(getattr(args, "now", None), settings.timezone)
+    agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
+                        now=(lambda: fixed) if fixed is not None else None)
     report = agent.run_turn(args.message)
     if args.json:
         print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))

@@ -35,6 +35,18 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def fixed_now(text: str | None, tz_name: str) -> datetime | None:
+    """A `--now` option read as an instant (a naive value is wall time in `tz_name`, a date is
+    its midnight), or None when it was not given: the commands that take one run on the clock
+    otherwise."""
+    if not text:
+        return None
+    from tools.events import local_start_of, parse_when, zone
+
+    tz = zone(tz_name)
+    return local_start_of(parse_when(text, tz, "--now"), tz).astimezone(tz)
+
+
 def _existing_file(text: str) -> Path:
     path = Path(text)
     if not path.is_file():
@@ -66,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("message")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
+    ask.add_argument("--now", help="run the turn as if it were this ISO datetime (scripts, tests)")
     sub.add_parser("tools", help="print the tool definitions the model sees")
     agenda = sub.add_parser("agenda", help="print the coming events")
     agenda.add_argument("--days", type=_positive_int, default=7)
@@ -100,12 +113,11 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 def cmd_agenda(args: argparse.Namespace) -> int:
     from assistant.services import build_services
-    from tools.events import local_start_of, parse_when, plain_text, zone
+    from tools.events import plain_text, zone
     from tools.handlers import describe_when
 
     settings = load_settings()
-    tz = zone(settings.timezone)
-    now = local_start_of(parse_when(args.now, tz, "--now"), tz) if args.now else datetime.now(tz)
+    now = fixed_now(args.now, settings.timezone) or datetime.now(zone(settings.timezone))
     services = build_services(settings)
     events = services.agenda(now, args.days)
     for skipped in getattr(services.backend, "skipped_series", lambda: [])():
