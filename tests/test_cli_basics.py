@@ -16,6 +16,8 @@ from tools import store
 from tools.events import Event
 from tools.registry import tool_definitions
 
+NOW = "2025-10-20T08:00:00"  # a fixed Monday: the agenda lists from it, not from the clock
+
 
 def test_tools_prints_the_tool_definitions(home, capsys):
     assert main(["tools"]) == 0
@@ -54,7 +56,7 @@ def test_bad_config_exits_2_naming_the_setting(home, capsys):
 def test_agenda_json_lists_a_created_event(home, capsys):
     services = build_services(load_settings())
     tz = ZoneInfo(PERSON_TZ)
-    start = (datetime.now(tz) + timedelta(days=1)).replace(hour=18, minute=0, second=0, microsecond=0)
+    start = datetime(2025, 10, 21, 18, 0, tzinfo=tz)  # the day after NOW
     made = services.backend.create_event(services.calendar_id, Event(
         id=services.backend.new_event_id(), title="Family dinner", start=start,
         end=start + timedelta(hours=1, minutes=30), timezone=PERSON_TZ, location="123 Maple St"))
@@ -62,13 +64,13 @@ def test_agenda_json_lists_a_created_event(home, capsys):
         id=services.backend.new_event_id(), title="Far away", start=start + timedelta(days=30),
         end=start + timedelta(days=30, hours=1), timezone=PERSON_TZ))
     store.forget_engines()
-    assert main(["agenda", "--json"]) == 0
+    assert main(["agenda", "--json", "--now", NOW]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [e["id"] for e in listed] == [made.id]
     assert listed[0] == made.to_contract()
-    assert main(["agenda", "--json", "--days", "40"]) == 0
+    assert main(["agenda", "--json", "--days", "40", "--now", NOW]) == 0
     assert [e["id"] for e in json.loads(capsys.readouterr().out)] == [made.id, far.id]
-    assert main(["agenda"]) == 0
+    assert main(["agenda", "--now", NOW]) == 0
     text = capsys.readouterr().out
     assert "Family dinner" in text and made.id in text and "Far away" not in text
 

@@ -41,9 +41,18 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_agenda_lists_the_google_calendar(google_env: tuple[FakeGoogleCalendar, dict[str, str]]) -> None:
     server, env = google_env
-    proc = cli(env, "agenda", "--json")
+    tz = "America/Los_Angeles"
+    server.put_event("primary", {"id": "dinner2025", "summary": "Family dinner", "location": "Home",
+                                 "start": {"dateTime": "2025-10-23T18:00:00-07:00", "timeZone": tz},
+                                 "end": {"dateTime": "2025-10-23T19:30:00-07:00", "timeZone": tz}})
+    server.put_event("primary", {"id": "later2025", "summary": "Far away",
+                                 "start": {"dateTime": "2025-12-01T18:00:00-08:00", "timeZone": tz},
+                                 "end": {"dateTime": "2025-12-01T19:00:00-08:00", "timeZone": tz}})
+    proc = cli({**env, "CALENDAR_ASSISTANT_TIMEZONE": tz}, "agenda", "--json", "--now", "2025-10-20T08:00:00")
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == []
+    listed = json.loads(proc.stdout)
+    assert [(e["id"], e["title"], e["start"]) for e in listed] == [
+        ("dinner2025", "Family dinner", "2025-10-23T18:00:00-07:00")]
     assert any(r.path.endswith("/token") for r in server.requests)
 
 

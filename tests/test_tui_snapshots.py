@@ -140,24 +140,31 @@ def test_setup_screen(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
-def test_docs_screenshot_is_current(tmp_path: Path) -> None:
-    """docs/screenshot.svg is the corrected turn; regenerate it with UPDATE_SCREENSHOT=1."""
+def render_corrected_turn(directory: Path, name: str) -> Path:
+    """The corrected turn, rendered by Textual and saved as SVG in `directory`."""
     import asyncio
-    import os
-
-    target = Path(__file__).resolve().parents[1] / "docs" / "screenshot.svg"
-    if not os.environ.get("UPDATE_SCREENSHOT") and target.exists():
-        assert "Corrected after review" in target.read_text(encoding="utf-8").replace("&#160;", " ")
-        return
 
     async def shoot() -> None:
-        app = make_app(tmp_path)
+        app = make_app(directory)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             await pilot.press("enter")
             await settle(pilot)
-            target.parent.mkdir(exist_ok=True)
-            app.save_screenshot(filename=target.name, path=str(target.parent))
+            app.save_screenshot(filename=name, path=str(directory))
 
     asyncio.run(shoot())
-    assert target.exists()
+    return directory / name
+
+
+def test_docs_screenshot_is_current(tmp_path: Path) -> None:
+    """docs/screenshot.svg is exactly what the corrected turn renders today (regenerate it with
+    UPDATE_SCREENSHOT=1, the only time this test writes into the checkout)."""
+    import os
+
+    target = Path(__file__).resolve().parents[1] / "docs" / "screenshot.svg"
+    if os.environ.get("UPDATE_SCREENSHOT"):
+        render_corrected_turn(target.parent, target.name)
+    shot = render_corrected_turn(tmp_path, "screenshot.svg").read_text(encoding="utf-8")
+    assert "Corrected after review" in shot.replace("&#160;", " ")
+    assert shot == target.read_text(encoding="utf-8"), (
+        "docs/screenshot.svg is out of date: run UPDATE_SCREENSHOT=1 pytest " + __file__)
