@@ -108,13 +108,35 @@ def test_create_stream_true_emits_the_real_event_sequence(server: FakeAnthropicS
     assert kinds.count("content_block_start") == kinds.count("content_block_stop") == 2
 
 
-def test_chunk_delay_spreads_the_stream_out(server: FakeAnthropicServer) -> None:
+def sleeps_of(monkeypatch: pytest.MonkeyPatch, module: Any, really: bool = False) -> list[float]:
+    """Record every `time.sleep` a module asks for (and skip the wait unless `really`), so a test
+    asserts the delay that was asked for instead of timing the wall clock."""
+    asked: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        asked.append(seconds)
+        if really:
+            real_sleep(seconds)
+
+    class Clock:  # the module's own `time`, with its sleep watched (other modules untouched)
+        def __getattr__(self, name: str) -> Any:
+            return getattr(time, name)
+
+    clock = Clock()
+    clock.sleep = sleep  # type: ignore[attr-defined]
+    monkeypatch.setattr(module, "time", clock)
+    return asked
+
+
+def test_chunk_delay_spreads_the_stream_out(server: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fixtures.fake_anthropic as fake
+
+    pauses = sleeps_of(monkeypatch, fake)
     server.add("default", {**text_item("one two three four five"), "chunk_delay": 0.02})
-    arrivals: list[float] = []
     with client_for(server).messages.stream(model=MODEL, max_tokens=256, messages=MESSAGES) as stream:
-        for _ in stream.text_stream:
-            arrivals.append(time.monotonic())
-    assert len(arrivals) == 5 and arrivals[-1] - arrivals[0] >= 0.06
+        deltas = list(stream.text_stream)
+    assert len(deltas) == 5 and pauses.count(0.02) >= len(deltas) - 1
 
 
 def test_async_client_streams_too(server: FakeAnthropicServer) -> None:
@@ -149,13 +171,16 @@ def test_retryable_status_is_retried_then_succeeds(server: FakeAnthropicServer, 
     server.assert_exhausted()
 
 
-def test_retry_after_ms_makes_retries_immediate(server: FakeAnthropicServer) -> None:
+def test_retry_after_ms_makes_retries_immediate(server: FakeAnthropicServer,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     # `retry-after: 0` is *not* honoured as "now": the SDK only obeys values > 0 and
     # otherwise backs off ~0.375-0.5 s. `retry-after-ms` is read first and is precise.
+    import anthropic._base_client as sdk
+
+    waits = sleeps_of(monkeypatch, sdk)
     server.add("default", {"fault": "status", "status": 529, "retry_after_ms": 1}, text_item())
-    started = time.monotonic()
     create(client_for(server))
-    assert time.monotonic() - started < 0.3 and len(server.requests) == 2
+    assert waits == [0.001] and len(server.requests) == 2
 
 
 def test_status_errors_surface_as_sdk_classes_when_retries_run_out(server: FakeAnthropicServer) -> None:
@@ -189,11 +214,13 @@ def test_disconnect_is_a_connection_error_that_the_sdk_retries(server: FakeAnthr
     assert len(server.requests) == 3
 
 
-def test_slow_fault_delays_and_times_out(server: FakeAnthropicServer) -> None:
+def test_slow_fault_delays_and_times_out(server: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fixtures.fake_anthropic as fake
+
+    delays = sleeps_of(monkeypatch, fake, really=True)  # the timeout below needs a real wait
     server.add("default", {"fault": "slow", "delay": 0.1, "then": text_item("late")})
-    started = time.monotonic()
     assert create(client_for(server)).content[0].text == "late"  # type: ignore[union-attr]
-    assert time.monotonic() - started >= 0.1
+    assert delays == [0.1]
     server.add("default", {"fault": "slow", "delay": 0.5}, text_item("never seen"), text_item("after"))
     with pytest.raises(anthropic.APITimeoutError):
         create(client_for(server, max_retries=0), timeout=0.1)

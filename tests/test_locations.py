@@ -50,13 +50,34 @@ def test_results_carry_kinds_and_an_identifying_user_agent(nominatim: str) -> No
     assert "format=jsonv2" in _Nominatim.seen[0][1]
 
 
-def test_results_are_cached_and_requests_spaced(nominatim: str) -> None:
+def test_results_are_cached_and_requests_spaced(nominatim: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One request a second: the geocoder waits out the rest of the interval before the next
+    request (a fake clock stands still, so the whole interval is waited; no wall-clock timing)."""
+    import tools.locations as locations
+
+    clock = {"now": 1000.0}
+    waited: list[float] = []
+
+    class FakeTime:
+        @staticmethod
+        def monotonic() -> float:
+            return clock["now"]
+
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            waited.append(seconds)
+            clock["now"] += seconds
+
+    monkeypatch.setattr(locations, "time", FakeTime)
     geo = NominatimGeocoder("calendar-assistant test", base_url=nominatim, min_interval=0.2)
     geo.search("library")
     geo.search("library")
+    assert waited == [] and len(_Nominatim.seen) == 1  # the second one came from the cache
     geo.search("pool")
-    assert len(_Nominatim.seen) == 2
-    assert _Nominatim.seen[1][0] - _Nominatim.seen[0][0] >= 0.19
+    assert len(_Nominatim.seen) == 2 and waited == [pytest.approx(0.2)]
+    clock["now"] += 5
+    geo.search("park")  # long after the last request: no wait
+    assert len(waited) == 1 and len(_Nominatim.seen) == 3
 
 
 def test_a_failing_geocoder_is_a_clear_error(nominatim: str) -> None:
