@@ -27,17 +27,17 @@ a an the my our your his her their its this that these those to from for on at i
 and or but please pls plz can could would you i we me us it is are be was were will just also all
 any some move moved moving reschedule rescheduled push pushed shift shifted change changed put set
 make cancel cancelled canceled delete deleted remove removed drop clear add added schedule scheduled
-book booked create created plan update updated rename renamed call called new event events thing
+booked create created plan update updated rename renamed called new event events thing
 things calendar instead again then there here up out off over about back forward earlier later
 today tonight tomorrow tmrw tmr tomorow yesterday day days week weeks weekend month months year
-next last after before until through till end morning afternoon evening night noon midnight am pm
+next last after before until through till end morning afternoon evening noon midnight am pm
 monday tuesday wednesday thursday friday saturday sunday mon tue tues wed weds thu thur thurs fri
 sat sun january february march april may june july august september october november december jan
 feb mar apr jun jul aug sep sept oct nov dec every other hour hours hr hrs minute minutes min mins
 one two three four five six seven eight nine ten eleven twelve half quarter past o'clock oclock
-time date when what which where hey hi hello ok okay ugh um uh so maybe actually really thanks
+time when what which where hey hi hello ok okay ugh um uh so maybe actually really thanks
 thank thx ty lol pls sorry need needs want wants like let lets let's gonna gotta do does did done
-don't doesn't can't cannot won't not no yes yeah yep same place home house location both everything
+don't doesn't can't cannot won't not no yes yeah yep same place location both everything
 anything something whole rest each one's ones now instead sure kindly quick quickly asap bump
 bumped delay delayed postpone postponed swap switch trade flip skip scrap axe nix kill get rid
 sooner shorter longer extend shorten length long hold keep have has had go going come coming
@@ -55,6 +55,11 @@ SYNONYMS = {
     "conf": "conference", "ptc": "conference", "bookclub": "book",
 }
 
+# Words that say what kind of thing it is without telling events apart: they do not count against
+# a match that leaves them out ("the haircut appointment" is "Haircut - Sam").
+GENERIC = frozenset("appointment appt appointments meeting session thing event booking reservation "
+                    "slot class".split())
+RUN_BREAKERS = frozenset("and or then also plus & with".split()) - {"with"}
 FUZZY_MIN_RATIO = 84.0   # typo tolerance (rapidfuzz ratio, 0-100) for words of 4+ letters
 NEAR_TIE = 0.75          # a runner-up scoring this share of the best makes a reference uncertain
 MIN_CERTAIN_SCORE = 0.5  # a reference weaker than this is a guess
@@ -176,6 +181,7 @@ class Candidate:
     title: str
     score: float
     matched: int = 0   # how many of the run's words this event accounts for
+    named: bool = True  # a title or person word matched (not only a place word)
 
 
 @dataclass(frozen=True)
@@ -192,9 +198,10 @@ class EventRef:
     def certain(self) -> bool:
         """One clear best event: strong enough, accounting for most of the words ("piano
         recital" is not "Piano lesson"), with no near-tie."""
-        if not self.candidates or self.candidates[0].score < MIN_CERTAIN_SCORE:
+        if not self.candidates or self.candidates[0].score < MIN_CERTAIN_SCORE or not self.candidates[0].named:
             return False
-        if self.candidates[0].matched < MIN_COVERAGE * len(self.words):
+        telling = [w for w in self.words if w not in GENERIC]
+        if self.candidates[0].matched < MIN_COVERAGE * max(1, len(telling)):
             return False
         return len(self.candidates) == 1 or self.candidates[1].score < NEAR_TIE * self.candidates[0].score
 
@@ -211,10 +218,17 @@ def _runs(text: str, tokens: list[Token], covered: list[tuple[int, int]]) -> lis
     runs: list[list[Token]] = []
     current: list[Token] = []
     last_end = 0
-    for tok in tokens:
+    for i, tok in enumerate(tokens):
         inside_date = any(a <= tok.start < b for a, b in covered)
         gap = text[last_end:tok.start]
-        broken = bool(_SEPARATORS.search(gap)) or inside_date
+        broken = bool(_SEPARATORS.search(gap)) or inside_date or tok.text in RUN_BREAKERS
+        if _is_verb_use(tok, tokens[i + 1] if i + 1 < len(tokens) else None,
+                        tokens[i - 1] if i else None):
+            if current:
+                runs.append(current)
+                current = []
+            last_end = tok.end
+            continue
         if broken and current:
             runs.append(current)
             current = []
@@ -227,6 +241,20 @@ def _runs(text: str, tokens: list[Token], covered: list[tuple[int, int]]) -> lis
     if current:
         runs.append(current)
     return runs
+
+
+_VERB_NEXT = frozenset("a an the me us in it my our your his her their for them this that some".split())
+_PLACE_BEFORE = frozenset("at to from get got back".split())
+
+
+def _is_verb_use(tok: Token, after: Token | None, before: Token | None) -> bool:
+    """"book a table", "call it Swimming", "at home": words that are not names here."""
+    if tok.text in ("book", "call", "plan") and (after is None or after.text in _VERB_NEXT):
+        return True
+    if tok.text == "home" and (before is not None and before.text in _PLACE_BEFORE) and \
+            (after is None or not after.text[:1].isalpha() or after.text in STOPWORDS):
+        return True
+    return False
 
 
 def _df(profs: Iterable[EventProfile]) -> dict[str, int]:
@@ -246,6 +274,7 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
     for prof in profs:
         score = 0.0
         matched = 0
+        named = False
         used: set[str] = set()
         for said in words:
             best, best_word = 0.0, ""
@@ -259,8 +288,9 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
                 used.add(best_word)
                 score += best / df.get(best_word, 1)
                 matched += 1
+                named = named or best_word in prof.title_words or best_word in prof.people
         if score > 0:
-            out.append(Candidate(prof.key, prof.title, round(score, 3), matched))
+            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named))
     out.sort(key=lambda c: -c.score)
     if out:
         floor = out[0].score * 0.5

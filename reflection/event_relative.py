@@ -30,10 +30,12 @@ _AMOUNT = (r"(?<![\w.:])(?P<amount>half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half
            r"\b(?:\s+and\s+a\s+half)?)")
 _AMOUNT_RE = re.compile(_AMOUNT, re.I)
 
-LATER_RE = re.compile(r"\b(later|delay(?:ed)?|postpone[d]?|push(?:ed)?\s+(?:it\s+|them\s+|that\s+|\w+\s+)?back"
-                      r"|push(?:ed)?\s+(?:it|them|that)?\s*out|back\s+by)\b", re.I)
-EARLIER_RE = re.compile(r"\b(earlier|sooner|move[ds]?\s+(?:it\s+|them\s+|\w+\s+)?up|bump(?:ed)?\s+"
-                        r"(?:it\s+|them\s+|\w+\s+)?up|bring\s+(?:it\s+|them\s+|\w+\s+)?forward|"
+LATER_RE = re.compile(r"\b(later|delay(?:ed)?|postpone[d]?|push(?:ed)?\b[^.,;!?]{0,60}?\bback"
+                      r"|push(?:ed)?\s+(?:it|them|that)?\s*out|back\s+by|push(?:ed)?\b(?![^.,;!?]{0,60}?"
+                      r"\b(?:up|forward|earlier|in)\b)|bump(?:ed)?\b(?![^.,;!?]{0,60}?\b(?:up|forward|"
+                      r"earlier)\b))", re.I)
+EARLIER_RE = re.compile(r"\b(earlier|sooner|move[ds]?\b[^.,;!?]{0,60}?\bup|bump(?:ed)?\b[^.,;!?]{0,60}?"
+                        r"\bup|bring\s+(?:it\s+|them\s+|\w+\s+)?forward|"
                         r"pull(?:ed)?\s+(?:it\s+|them\s+|\w+\s+)?(?:in|forward|up))\b", re.I)
 SHIFT_VERB_RE = re.compile(r"\b(push|pushed|bump|bumped|shift|shifted|move|moved|slide|nudge|delay|"
                            r"delayed|postpone|postponed|back|forward|later|earlier|sooner|up)\b", re.I)
@@ -121,7 +123,7 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if amount is None:
             continue
         before, after = _clause(text, match.start(), match.end())
-        near = before[-40:] + " " + after[:30]
+        near = before[-80:] + " " + after[:30]
         if re.search(r"\bin\s*$", before, re.I):
             continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):

@@ -70,6 +70,10 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
     r"christmas|thanksgiving|easter|halloween|new\s+year'?s?)\b", re.I)
+ZONE_WORD_RE = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]{2,})\s+time\b(?!\s*zone)", re.I)
+NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spare first family screen
+story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
+every that which whose busy it's its real""".split())
 
 
 @dataclass(frozen=True)
@@ -232,6 +236,11 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     spans += [(e.start_index, e.end_index) for e in resolution.expressions]
     spans += [(r.start, r.end) for r in refs if r.candidates]  # "Friday lunch" is a title
     out: list[str] = []
+    for match in ZONE_WORD_RE.finditer(text):
+        word = match.group(2).casefold()
+        if word in NOT_A_ZONE or any(a <= match.start(2) < b for a, b in spans):
+            continue
+        out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
         if any(a <= match.start() < b for a, b in spans):
             continue
@@ -255,12 +264,16 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
     last_group: list[Mention] = []
     leading: list[Phrase] = []
     clean = True
+    clauses = _clauses(text)
     for _, item in items:
         if isinstance(item, Mention):
             pending.append(item)
             continue
         assert isinstance(item, Phrase)
-        group = pending or last_group
+        same_clause = bool(last_group) and _clause_of(item.start_index, clauses) == last_group[-1].clause
+        group = pending or (last_group if same_clause else [])
+        if not group and last_group:
+            continue  # a phrase in a sentence of its own ("this week is a mess"): context only
         if not group:
             leading.append(item)
             continue
@@ -299,6 +312,20 @@ def _phrase_kind(phrase: Phrase) -> str:
     return "datetime"
 
 
+def _own_verbs(text: str, mentions: list[Mention]) -> None:
+    """Each mention's own verbs: the words from the previous mention up to the next one ("cancel
+    the haircut and move the vet": the vet moves); a list item with none inherits its neighbour's."""
+    ordered = sorted(mentions, key=lambda m: m.ref.start)
+    previous: set[str] = set()
+    for i, mention in enumerate(ordered):
+        start = max(ordered[i - 1].ref.end if i else mention.clause[0], mention.clause[0])
+        end = min(ordered[i + 1].ref.start if i + 1 < len(ordered) else mention.clause[1], mention.clause[1])
+        before = _verbs(text[start:mention.ref.start])
+        own = before or _verbs(text[mention.ref.end:end]) or previous
+        mention.verbs = own
+        previous = own
+
+
 def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> RequestReading:
     shifts, lengths = find_shifts_and_lengths(text)
     relatives = find_day_relatives(text)
@@ -317,6 +344,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
         mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause))
+    _own_verbs(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]

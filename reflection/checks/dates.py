@@ -95,6 +95,20 @@ def check_start(ctx: CheckContext) -> None:
         _check_one_start(ctx, write)
 
 
+def _series_clock_only(ctx: CheckContext, allowed: Allowed) -> None:
+    """A change to a whole series is written on its first occurrence: only the clock time can be
+    held to the phrases ("all the Tuesday lessons are 5:30 now"), not the day."""
+    from reflection.checks.allowed import TimeSlot
+    for slot in allowed.instants:
+        zone_of = slot.start.tzinfo if slot.start.tzinfo is not None else ctx.tz
+        allowed.times.append(TimeSlot(slot.start.time(), slot.end.time() if slot.end else None,
+                                      zone_of, slot.phrase, slot.reading))  # type: ignore[arg-type]
+    allowed.instants.clear()
+    allowed.days.clear()
+    allowed.keeps_day = None
+    allowed.keeps_time = None
+
+
 def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     current = _current(ctx, write)
     tz_name = write.input.get("timezone") or (current.timezone if current else None)
@@ -115,6 +129,11 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     wall = _wall(write.input.get("start"))
     allowed = _allowed(ctx, binding.phrases, current, update)
+    if update and current is not None and current.recurrence and write.event_id == current.id:
+        _series_clock_only(ctx, allowed)
+        if allowed.empty:
+            ctx.unsure(write, "a change to a whole series keeps its first date")
+            return
     verdict = judge(start, allowed, ctx.tz, wall)
     check.dates_checked = True
     if verdict.ok:

@@ -14,24 +14,34 @@ from tools.locations import normalize_place
 
 HOME_PHRASE_RE = re.compile(
     r"\b(?:(?:at|to|from)\s+)?(?:my|our)\s+(?:place|house|home|apartment|flat|condo)\b|\bat\s+ours\b|"
-    r"\b(?:at|to|from)\s+home\b(?!\s*(?:depot|goods|sense|wood|stead|store|base|town|land|made|"
-    r"style|bargains|away|office|team|game|hardware|improvement|center|centre|[a-z]*\s+(?:suites|inn|"
-    r"hotel|store|depot)))|\bhome\s*$|\bhome\s*[.,!?]", re.I)
-HOME_BUSINESS_RE = re.compile(
+    r"\b(?:at|to|from|get|got|be|is|are|'s)\s+home\b(?=\s*(?:$|[.,!?;)]|(?:on|at|for|with|by|from|"
+    r"tomorrow|tonight|today|this|next|now|instead|please|pls|again|then|and|around|before|after|"
+    r"early|late|in|until|till|the|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|"
+    r"tue|tues|wed|thu|thurs|fri|sat|sun)\b|\d))", re.I)
+KNOWN_HOME_BUSINESSES = re.compile(
     r"\bhome\s*(?:depot|goods|sense|wood(?:\s+suites)?|stead|store|base|bargains|hardware|"
-    r"improvement|team|made|2\s*suites|away)\b|\bhomewood\b|\bhomegoods\b|\bhomesense\b|\bhomestead\b",
-    re.I)
+    r"improvement|team|made|2\s*suites|away)\b|\bhomewood\b|\bhomegoods\b|\bhomesense\b|"
+    r"\bhomestead\b", re.I)
+# A name in Title Case that holds "Home" next to another capitalised word: "Home Sweet Home Bakery"
+TITLED_HOME_NAME = re.compile(r"\b(?:[A-Z][\w'&-]*\s+)*Home(?:\s+[A-Z][\w'&-]*)+|\b(?:[A-Z][\w'&-]*\s+)+Home\b")
 _HOME_WORD_RE = re.compile(r"\bhome|\bhouse\b|\bplace\b|\bours\b", re.I)
 
 
 def home_phrase(text: str) -> str | None:
-    match = HOME_PHRASE_RE.search(text)
+    """Words that surely mean the person's home ("at home", "our place"), else None."""
+    cleaned = TITLED_HOME_NAME.sub(" ", KNOWN_HOME_BUSINESSES.sub(" ", text))
+    match = HOME_PHRASE_RE.search(cleaned)
     return match.group(0).strip(" .,!?") if match else None
 
 
 def business_with_home_word(text: str) -> str | None:
-    match = HOME_BUSINESS_RE.search(text)
-    return match.group(0) if match else None
+    """A business whose name holds a home-word ("Home Depot", "Home Sweet Home Bakery")."""
+    match = KNOWN_HOME_BUSINESSES.search(text)
+    if match:
+        return match.group(0)
+    titled = [m.group(0) for m in TITLED_HOME_NAME.finditer(text)
+              if not re.fullmatch(r"(?:At|To|From|My|Our)\s+Home", m.group(0))]
+    return titled[0] if titled else None
 
 
 def _is_home(location: str, home: str | None) -> bool:
@@ -56,7 +66,10 @@ def check_places(ctx: CheckContext) -> None:
     text = ctx.reading.text
     business = business_with_home_word(text)
     home_words = home_phrase(text)
+    unclear = not home_words and not business and bool(re.search(r"\bhome\b", text, re.I))
     for write in ctx.writes:
+        if unclear and "location" in write.input:
+            ctx.unsure(write, "'home' is said in a way code cannot read for sure")
         if write.failed or write.name == "delete_calendar_event" or "location" not in write.input:
             continue
         location = str(write.written("location") or "")

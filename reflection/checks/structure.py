@@ -107,14 +107,14 @@ def _only_other(ctx: CheckContext, mentions: list[Mention], key: str) -> bool:
 
 def check_delete_vs_change(ctx: CheckContext) -> None:
     """A delete where the person asked to move or change the event."""
-    if DELETE_RE.search(ctx.reading.text):
-        return
     creates = [w for w in ctx.writes if w.name == "create_calendar_event" and not w.failed]
     for write in ctx.writes:
         if write.name != "delete_calendar_event" or write.failed or ctx.is_flagged(write):
             continue
         key = ctx.series_key(write.event_id)
         mentions = ctx.reading.mentions_of(key)
+        if any("delete" in m.verbs for m in mentions) or (not mentions and DELETE_RE.search(ctx.reading.text)):
+            continue
         if not mentions or not any("move" in m.verbs or "rename" in m.verbs for m in mentions):
             ctx.unsure(write, "no word of the message asks for a delete")
             continue
@@ -228,20 +228,40 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
                   f"use the occurrence on {want}")
 
 
+_LIST_GAP = re.compile(r"^\s*(?:,|&|\+|/|and|plus|as\s+well\s+as)?\s*(?:,|and)?\s*(?:also\s+)?"
+                       r"(?:the|my|our|his|her|their)?\s*$", re.I)
+
+
+def _listed(ctx: CheckContext) -> list[Mention]:
+    """The mentions said as one list: "soccer, the dentist and the vet"."""
+    ordered = sorted(ctx.reading.mentions, key=lambda m: m.ref.start)
+    best: list[Mention] = []
+    run: list[Mention] = []
+    for mention in ordered:
+        if run and _LIST_GAP.match(ctx.reading.text[run[-1].ref.end:mention.ref.start]):
+            run.append(mention)
+        else:
+            run = [mention]
+        if len(run) > len(best):
+            best = list(run)
+    return best if len(best) >= 2 else []
+
+
 def check_half_done(ctx: CheckContext) -> None:
     """Every event of a list ("move A, B and C to Thursday") or a swap was changed."""
     reading = ctx.reading
-    if DELETE_RE.search(reading.text) and any("move" in m.verbs for m in reading.mentions):
-        pass
-    certain = [m for m in reading.mentions if m.certain and m.ref.best]
+    listed = _listed(ctx)
+    if not listed:
+        return
+    certain = [m for m in listed if m.certain and m.ref.best]
     keys = list(dict.fromkeys(m.ref.best for m in certain if m.ref.best))
-    if len(keys) < 2 or len(keys) != len({m.ref.best for m in reading.mentions}):
+    if len(keys) < 2 or len(keys) != len({m.ref.best for m in listed}):
         return
     if re.search(r"\b(if|unless|or|whichever|either|maybe|check)\b", reading.text, re.I):
         return
     done = {ctx.series_key(w.event_id) for w in ctx.writes
             if w.name != "create_calendar_event" and not w.failed}
-    if not done:
+    if not done or ctx.flagged or any(w.failed for w in ctx.writes):
         return
     missing = [k for k in keys if k not in done]
     if not missing or not all(ctx.case.event(k) is not None for k in keys):
@@ -268,6 +288,10 @@ def check_swap(ctx: CheckContext) -> None:
     writes = {ctx.series_key(w.event_id): w for w in ctx.writes
               if w.name == "update_calendar_event" and not w.failed}
     if not all(k in writes for k in keys) or not all(events):
+        return
+    if any(e is not None and e.recurrence for e in events):
+        for write in writes.values():
+            ctx.unsure(write, "a swap of recurring events is for judgement")
         return
     for own, other in ((0, 1), (1, 0)):
         write = writes[keys[own]]
