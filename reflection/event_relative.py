@@ -109,7 +109,7 @@ def _amount(match: re.Match[str]) -> timedelta | None:
 
 def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     """The words before and after a phrase, within its clause (up to a comma, "and", a full stop)."""
-    before = re.split(r"[.;!?,]|\band\b|\bthen\b", text[:start])[-1]
+    before = re.split(r"[.;!?]|\bthen\b", text[:start])[-1]
     after = re.split(r"[.;!?,]|\band\b|\bthen\b", text[end:])[0]
     return before, after
 
@@ -123,7 +123,7 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if amount is None:
             continue
         before, after = _clause(text, match.start(), match.end())
-        near = before[-80:] + " " + after[:30]
+        near = before + " " + after[:30]
         if re.search(r"\bin\s*$", before, re.I):
             continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):

@@ -30,7 +30,7 @@ CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|t
                        r"set\s+up|create[ds]?|make\s+an?\b|new|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
                        r"we\s+have\s+an?|got\s+an?)\b", re.I)
-MOVE_RE = re.compile(r"\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
+MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
                      r"switch\w*|swap\w*|postpone\w*|delay\w*|make\s+(?:it|them)|instead|"
                      r"earlier|later|slide|put\s+(?:it|them|\w+)\s+(?:to|at|on)|back|forward|"
                      r"rebook|can\s+we\s+do)\b", re.I)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from tools.local_backend import is_occurrence
+from tools.local_backend import is_occurrence, occurrences
 
-__all__ = ["is_occurrence", "instance_parts", "series_of", "is_google_id"]
+__all__ = ["is_occurrence", "occurrences", "instance_parts", "series_of", "is_google_id"]
 
 INSTANCE_RE = re.compile(r"^(?P<base>.+)_(?P<stamp>\d{8}(?:T\d{6}Z)?)$")
 GOOGLE_EVENT_ID_RE = re.compile(r"^[a-v0-9]{5,1024}$")

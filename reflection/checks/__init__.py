@@ -16,7 +16,7 @@ from reflection.checks.dates import (check_contradictions, check_end, check_recu
 from reflection.checks.ids import check_ids
 from reflection.checks.overlaps import check_overlaps
 from reflection.checks.places import check_location_lookups, check_places
-from reflection.checks.structure import (check_create_vs_move, check_delete_vs_change,
+from reflection.checks.structure import (check_all_parts_done, check_create_vs_move, check_delete_vs_change,
                                          check_half_done, check_named_event, check_series_scope,
                                          check_swap, check_unreferenced)
 
@@ -37,6 +37,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("repeat rule", check_recurrence_rule),
     ("swap", check_swap),
     ("list done", check_half_done),
+    ("every part done", check_all_parts_done),
     ("places", check_places),
     ("place lookups", check_location_lookups),
     ("overlaps", check_overlaps),

@@ -15,6 +15,7 @@ from reflection.checks.context import CheckContext, WriteCall
 from reflection.event_refs import tokenize
 from reflection.wording import describe_when
 from tools.events import Event
+from tools.occurrences import occurrences
 
 NEAR_SAME_TITLE = 85.0
 
@@ -40,18 +41,29 @@ def _title_key(text: str) -> str:
     return " ".join(t.text for t in tokenize(text))
 
 
-def _others(ctx: CheckContext, write: WriteCall) -> list[Event]:
+def _expanded(event: Event, start: datetime, end: datetime) -> list[Event]:
+    """A series' occurrences inside [start, end); any other event as it is."""
+    if not event.recurrence:
+        return [event]
+    out: list[Event] = []
+    for original in occurrences(event, start, end):
+        if isinstance(original, datetime):
+            out.append(event.with_changes(start=original, end=original + event.duration, recurrence=None))
+    return out
+
+
+def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> list[Event]:
     own = ctx.series_key(write.event_id) if write.event_id else None
     moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
     calendar_id = write.input.get("calendar_id")
     out = []
     for event in ctx.case.calendar:
         key = event.recurring_event_id or event.id
-        if key == own or key in moved or event.all_day or event.status == "cancelled" or event.recurrence:
+        if key == own or key in moved or event.all_day or event.status == "cancelled":
             continue
         if calendar_id and event.calendar_id != calendar_id:
             continue
-        out.append(event)
+        out.extend(_expanded(event, start, end))
     return out
 
 
@@ -64,7 +76,7 @@ def check_overlaps(ctx: CheckContext) -> None:
             continue
         start, end = span
         title = str(write.written("title") or (ctx.event(write.event_id).title if ctx.event(write.event_id) else ""))
-        for other in _others(ctx, write):
+        for other in _others(ctx, write, start, end):
             if not isinstance(other.start, datetime):
                 continue
             o_start, o_end = other.start_instant, other.end_instant

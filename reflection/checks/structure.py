@@ -152,6 +152,8 @@ def check_create_vs_move(ctx: CheckContext) -> None:
 
 
 def _moved_by_create(ctx: CheckContext, write: WriteCall, title: str, touched: set[str]) -> None:
+    if "move" in ctx.reading.verbs and "create" not in ctx.reading.verbs:
+        ctx.unsure(write, "the message asks to move something; the call creates an event")
     for mention in ctx.reading.mentions:
         if not mention.certain or mention.ref.best in touched:
             continue
@@ -247,10 +249,26 @@ def _listed(ctx: CheckContext) -> list[Mention]:
     return best if len(best) >= 2 else []
 
 
+def check_all_parts_done(ctx: CheckContext) -> None:
+    """A part of the request that asks for a change no write carried out leaves every write
+    unverified (the model may have left it undone, or asked about it)."""
+    written = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    if not written:
+        return
+    for mention in ctx.reading.mentions:
+        if not ({"move", "delete"} & mention.verbs) or mention.ref.keys() & written:
+            continue
+        for write in ctx.writes:
+            ctx.unsure(write, f"'{mention.ref.text}' was asked about and nothing changed it")
+
+
 def check_half_done(ctx: CheckContext) -> None:
     """Every event of a list ("move A, B and C to Thursday") or a swap was changed."""
     reading = ctx.reading
     listed = _listed(ctx)
+    own = [m for m in reading.mentions if m.targets and ("move" in m.verbs or "delete" in m.verbs)]
+    if len({id(m) for m in own}) >= 2 and len(own) == len(reading.mentions):
+        listed = own
     if not listed:
         return
     certain = [m for m in listed if m.certain and m.ref.best]
