@@ -181,7 +181,17 @@ class CalendarApp(App[int]):
                 conversation.mount(UserMessage(text, classes="past"))
             else:
                 conversation.mount(Markdown(text, classes="past-reply"))
+        self.show_recovered(getattr(getattr(self.agent, "services", None), "recovered", None) or [])
         self.refresh_agenda()
+
+    def show_recovered(self, reports: list[Any]) -> None:
+        """What start-up recovery undid (or could not) before this window opened, in words: a
+        notice in the conversation and a notification, one per unfinished request."""
+        for report in reports:
+            text = report.notice()
+            self.add_notice(text, error=not report.complete)
+            if report.complete:
+                self.notify(text, title="Unfinished request undone", timeout=10)
 
     # ------------------------------------------------------------------ input
     async def on_input_submitted(self, event: Input.Submitted) -> None:
