@@ -7,6 +7,7 @@ chosen with the environment variable HYPOTHESIS_PROFILE.
 from __future__ import annotations
 
 import os
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -14,6 +15,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from tools import store
 from tools.backend import CalendarBackend
@@ -22,9 +25,14 @@ from tools.journal import Journal
 from tools.local_backend import LocalBackend
 from tools.locations import LocationService
 
-settings.register_profile("ci", max_examples=30, deadline=None,
+# Hypothesis keeps its example database and caches in a temporary dir, never in the checkout
+# (it would otherwise write `.hypothesis/` into the working tree).
+HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="calendar-assistant-hypothesis-"))
+set_hypothesis_home_dir(str(HYPOTHESIS_HOME))
+_EXAMPLES = DirectoryBasedExampleDatabase(str(HYPOTHESIS_HOME / "examples"))
+settings.register_profile("ci", max_examples=30, deadline=None, database=_EXAMPLES,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=1000, deadline=None,
+settings.register_profile("thorough", max_examples=1000, deadline=None, database=_EXAMPLES,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

@@ -273,3 +273,14 @@ def test_bidi_overrides_never_reach_the_agenda_or_the_model(home: Path, capsys: 
         "c1", "list_events", {"start": "2025-10-20", "end": "2025-10-27"}))
     assert "Dinnergnikcabx" in result.text and family in result.text
     assert all(ch not in result.text for ch in (BIDI, "\u2066", "\u2069"))
+
+
+# ----------------------------------------------------------------------------- the suite itself
+def test_hypothesis_keeps_its_files_out_of_the_checkout() -> None:
+    from hypothesis import settings as hypothesis_settings
+    from hypothesis.configuration import storage_directory
+
+    checkout = Path(__file__).resolve().parents[1]
+    assert checkout not in Path(storage_directory("examples").path).resolve().parents
+    database = hypothesis_settings().database
+    assert checkout not in Path(str(getattr(database, "path", "/"))).resolve().parents
