@@ -440,3 +440,19 @@ def test_no_outcome_for_a_turn_that_touched_nothing() -> None:
 
     report = TurnReport("t", "hi", attempts=[Attempt(1, reply="hello")], reply="hello")
     assert describe_outcome(report, TZ) is None
+
+
+@pytest.mark.anyio
+async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Path) -> None:
+    from assistant.tui.widgets import NoticeMessage
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "calendar.db").write_bytes(b"not a database at all " * 100)
+    settings = Settings(home=home, timezone=TZ, api_key="test-key")
+    app = CalendarApp(settings, lambda confirm: build_agent(settings, confirm=confirm), animate=False)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        notices = [str(w.render()) for w in app.query(NoticeMessage)]
+    assert app.agent is None
+    assert any(str(home / "calendar.db") in n and "not a usable SQLite database" in n for n in notices), notices
