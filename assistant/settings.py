@@ -97,7 +97,7 @@ class Settings:
     def google_token_path(self) -> Path:
         return self.home / "google-token.json"
 
-    def validate(self) -> "Settings":
+    def validate(self) -> Settings:
         """Refuse values that would only fail later, deep inside a turn, with a message naming
         the key (a negative budget or an empty model name is a typo, not a choice)."""
         try:

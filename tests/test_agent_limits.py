@@ -3,9 +3,10 @@ exactly that many model calls, the person is told, and what it wrote is still ju
 Real SDK against the fake Anthropic server; said on Monday 2025-10-20 08:00 in Los Angeles."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

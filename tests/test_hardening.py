@@ -11,10 +11,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from conftest import PERSON_TZ
 
 from assistant.cli import main
 from assistant.settings import Settings, SettingsError, load_settings, save_setting
-from conftest import PERSON_TZ
 from tools import store
 
 
@@ -255,8 +255,9 @@ BIDI = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: "Dinner\u202egnikcab" reads as "Dinne
 
 
 def test_bidi_overrides_never_reach_the_agenda_or_the_model(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from assistant.services import build_services
     from conftest import make_context
+
+    from assistant.services import build_services
     from tools.context import ToolCall
     from tools.registry import ToolRegistry
 

@@ -9,8 +9,8 @@ naming the field unless it repeats daily or less often.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from datetime import date, datetime
-from typing import Iterable
 
 from dateutil.rrule import rrulestr  # type: ignore[import-untyped]
 
@@ -18,9 +18,9 @@ from tools.events import EventFieldError, local_start_of, zone
 
 ALLOWED_FREQS = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 TOO_OFTEN = ("SECONDLY", "MINUTELY", "HOURLY")
-_FREQ_RE = re.compile(r"(?:^|[;:])FREQ=([A-Z]+)", re.I)
-_INTERVAL_RE = re.compile(r"(?:^|[;:])INTERVAL=(-?\d+)", re.I)
-_RULE_LINE_RE = re.compile(r"^(RRULE|EXRULE)[:;]", re.I)
+_FREQ_RE = re.compile(r"(?:^|[;:])FREQ=([A-Z]+)", re.IGNORECASE)
+_INTERVAL_RE = re.compile(r"(?:^|[;:])INTERVAL=(-?\d+)", re.IGNORECASE)
+_RULE_LINE_RE = re.compile(r"^(RRULE|EXRULE)[:;]", re.IGNORECASE)
 
 
 def check_recurrence(lines: Iterable[str] | None, start: date | datetime, timezone: str,
