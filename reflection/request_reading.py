@@ -54,11 +54,13 @@ PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|a
 GROUP_RE = re.compile(r"\b(everything|anything|all\s+(?:my|our|the)?\s*(?:events|appointments|stuff|"
                       r"meetings|plans|things)|my\s+(?:whole\s+)?(?:day|morning|afternoon|evening|"
                       r"weekend|week)|clear\s+(?:my|the|our)|whatever'?s)\b", re.I)
-FREE_TIME_RE = re.compile(r"\b(when\s+(?:i'?m|we'?re|i\s+am|we\s+are|i'?m\s+not\s+busy)\s+free|free\s+"
-                          r"(?:slot|time|spot|hour|window|afternoon|morning|evening)|somewhere\s+it\s+"
-                          r"(?:doesn'?t|does\s+not|won'?t)\s+clash|(?:doesn'?t|does\s+not|won'?t)\s+"
-                          r"(?:clash|conflict|overlap)|when\s+(?:i'?m|we'?re)\s+not\s+busy|an?\s+"
-                          r"opening|first\s+available|find\s+(?:me\s+)?(?:a\s+)?time)\b", re.I)
+FREE_TIME_RE = re.compile(
+    r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|they'?re|she'?s|he'?s)\s+(?:free|not\s+busy|"
+    r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"
+    r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
+    r"\bno\s+(?:clash|conflict|overlap)|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
+    r"(?:a\s+)?(?:time|slot|gap|spot)\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
+    r"free\b|\bsomewhere\s+(?:free|it\s+fits)", re.I)
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
                                 r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?)\s*$", re.I)
 SOURCE_BEFORE_RE = re.compile(r"\bfrom\s*$", re.I)

@@ -95,6 +95,24 @@ def check_start(ctx: CheckContext) -> None:
         _check_one_start(ctx, write)
 
 
+def _odd_offset(ctx: CheckContext, write: WriteCall, start: date | datetime, tz_name: str | None) -> None:
+    """An offset that is neither UTC nor the zone's own offset at that instant (a summer offset
+    in winter) is how a wrong DST guess looks, even when the time still fits a vague phrase."""
+    raw = str(write.input.get("start") or "")
+    match = re.search(r"([+-])(\d{2}):?(\d{2})$", raw)
+    if not match or not isinstance(start, datetime):
+        return
+    sign = 1 if match.group(1) == "+" else -1
+    written = timedelta(hours=int(match.group(2)), minutes=int(match.group(3))) * sign
+    real = {start.astimezone(ctx.tz).utcoffset()}
+    if tz_name:
+        from tools.events import zone as _zone
+        real.add(start.astimezone(_zone(tz_name)).utcoffset())
+    if written != timedelta(0) and written not in real and not any(
+            e.explicit_zone for e in ctx.resolution.expressions):
+        ctx.unsure(write, f"the offset {match.group(0)} is not the zone's offset at that time")
+
+
 def _series_clock_only(ctx: CheckContext, allowed: Allowed) -> None:
     """A change to a whole series is written on its first occurrence: only the clock time can be
     held to the phrases ("all the Tuesday lessons are 5:30 now"), not the day."""
@@ -128,6 +146,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         ctx.unsure(write, "some date words were not understood: " + ", ".join(repr(w) for w in unread[:3]))
         return
     wall = _wall(write.input.get("start"))
+    _odd_offset(ctx, write, start, tz_name)
     allowed = _allowed(ctx, binding.phrases, current, update)
     if update and current is not None and current.recurrence and write.event_id == current.id:
         _series_clock_only(ctx, allowed)
@@ -306,10 +325,14 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
         return
     shifted = any(p.shift is not None for m in mentions for p in m.targets) or (
         not mentions and any(p.shift is not None for p in ctx.reading.phrases))
-    if shifted and len(mentions) <= 1:
-        ctx.error(write, "time", f"a shift moves start and end together; the event lasted "
-                  f"{_dur(current.duration)} and now lasts {_dur(length)}",
-                  f"keep it {_dur(current.duration)} long (move the end by the same amount)")
+    ranged = any(p.expression is not None and p.expression.kind == "range" for m in mentions for p in m.targets)
+    certain = len(mentions) == 1 and mentions[0].certain and ctx.reading.clean_binding
+    if (shifted and len(mentions) <= 1) or (certain and not ranged and "end" in write.input):
+        # CONTRACT 4: a shift moves start and end together; the length changes only when the
+        # person changes it
+        ctx.error(write, "time", f"the event lasted {_dur(current.duration)} and now lasts {_dur(length)}, "
+                  "though no new length was asked", f"keep it {_dur(current.duration)} long (move the end "
+                  "by the same amount as the start)")
     else:
         ctx.unsure(write, "the event's length changed though no length was asked")
 
