@@ -27,7 +27,8 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from sqlalchemy import or_, select, update
-from sqlmodel import Field, Session, SQLModel
+from sqlmodel import Field, Session, SQLModel, col
+from sqlmodel import select as select_rows
 
 from tools.backend import CalendarBackend, CalendarError, EventNotFound, Snapshot, VersionConflict
 from tools.events import Event, EventFieldError, event_from_contract
@@ -304,9 +305,9 @@ class Journal:
     def recoverable_turns(self) -> list[JournalTurn]:
         """Open turns whose owner is gone, and rollbacks left unfinished, oldest first."""
         with Session(self.engine, expire_on_commit=False) as session:
-            rows = session.exec(select(JournalTurn).where(  # type: ignore[call-overload]
-                JournalTurn.state.in_(("open", "unfinished")),  # type: ignore[attr-defined]
-                JournalTurn.backend == self.backend.name).order_by(JournalTurn.started_at)).scalars().all()
+            rows = session.exec(select_rows(JournalTurn).where(
+                col(JournalTurn.state).in_(("open", "unfinished")),
+                col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at))).all()
             session.expunge_all()
         return [t for t in rows if not is_alive(Owner.from_text(t.owner))]
 
@@ -328,7 +329,7 @@ class Journal:
             ).order_by(JournalTurn.closed_at.desc())).all()  # type: ignore[union-attr]
             for (turn_id,) in rows:
                 if self.entries(turn_id, states=("done", "pending")):
-                    return turn_id
+                    return str(turn_id)
             return None
 
     # ------------------------------------------------------------ writes
@@ -389,13 +390,13 @@ class Journal:
                 states: tuple[str, ...] = ("pending", "done"),
                 ids: list[int] | None = None) -> list[JournalEntry]:
         with Session(self.engine) as session:
-            stmt = select(JournalEntry).where(JournalEntry.turn_id == turn_id,
-                                              JournalEntry.state.in_(states))  # type: ignore[attr-defined]
+            stmt = select_rows(JournalEntry).where(col(JournalEntry.turn_id) == turn_id,
+                                              col(JournalEntry.state).in_(states))
             if ids is not None:
-                stmt = stmt.where(JournalEntry.id.in_(ids))  # type: ignore[union-attr]
+                stmt = stmt.where(col(JournalEntry.id).in_(ids))
             if attempt is not None:
-                stmt = stmt.where(JournalEntry.attempt == attempt)
-            rows = session.exec(stmt.order_by(JournalEntry.id)).scalars().all()  # type: ignore[call-overload]
+                stmt = stmt.where(col(JournalEntry.attempt) == attempt)
+            rows = session.exec(stmt.order_by(col(JournalEntry.id))).all()
             session.expunge_all()
             return list(rows)
 
