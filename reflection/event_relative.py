@@ -128,13 +128,15 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
             continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):
             continue
+        part = re.split(r",|\band\b", before)[-1]  # the words of this part of the sentence
         is_length = bool(re.search(r"(?:\bfor|\blasting|\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
                                    r"\bshorten\w*(?:\s+\w+)?\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
-                                   before, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
-                                                                   r"session|slot)\b", after, re.I)) \
-            or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end() - 0:match.end() + 8], re.I))
+                                   part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
+                                                                 r"session|slot)\b", after, re.I)) \
+            or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I))
+        local_near = part + " " + after[:30]
         by_amount = re.search(r"\bby\s*$", before, re.I)
-        if is_length and not (LATER_RE.search(near) or EARLIER_RE.search(near)):
+        if is_length and not (LATER_RE.search(local_near) or EARLIER_RE.search(local_near)):
             lengths.append(Length(match.group(0), match.start(), match.end(), amount, 0))
             continue
         if by_amount and (EXTEND_RE.search(before) or SHORTEN_RE.search(before)):
