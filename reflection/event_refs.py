@@ -41,7 +41,8 @@ don't doesn't can't cannot won't not no yes yeah yep same place location both ev
 anything something whole rest each one's ones now instead sure kindly quick quickly asap bump
 bumped delay delayed postpone postponed swap switch trade flip skip scrap axe nix kill get rid
 sooner shorter longer extend shorten length long hold keep have has had go going come coming
-week's today's tomorrow's tonight's
+week's today's tomorrow's tonight's u ur ya plz thx cheers ta hiya sec cuz cos coz
+btw fyi asap rn tbh
 """.split())
 
 # Common short forms people type for words in titles.
@@ -63,7 +64,7 @@ RUN_BREAKERS = frozenset("and or then also plus & with".split()) - {"with"}
 FUZZY_MIN_RATIO = 84.0   # typo tolerance (rapidfuzz ratio, 0-100) for words of 4+ letters
 NEAR_TIE = 0.75          # a runner-up scoring this share of the best makes a reference uncertain
 MIN_CERTAIN_SCORE = 0.5  # a reference weaker than this is a guess
-MIN_COVERAGE = 0.6       # share of a run's words the best event must account for
+MIN_COVERAGE = 0.5       # share of a run's words the best event must account for
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ class EventRef:
         recital" is not "Piano lesson"), with no near-tie."""
         if not self.candidates or self.candidates[0].score < MIN_CERTAIN_SCORE or not self.candidates[0].named:
             return False
-        telling = [w for w in self.words if w not in GENERIC]
+        telling = [w for w in self.words if w not in GENERIC and len(w) >= 3]
         if self.candidates[0].matched < MIN_COVERAGE * max(1, len(telling)):
             return False
         return len(self.candidates) == 1 or self.candidates[1].score < NEAR_TIE * self.candidates[0].score

@@ -117,6 +117,12 @@ def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str
     ctx.unsure(write, "the place written is not one the message names")
 
 
+def _named_in_message(query: str, text: str) -> bool:
+    words = [w for w in re.findall(r"[a-z0-9']+", query.casefold()) if len(w) > 2]
+    said = normalize_place(text)
+    return bool(words) and all(w in said for w in words)
+
+
 def check_location_lookups(ctx: CheckContext) -> None:
     """`get_location_info` for "home" must return the home, not a business (and the reverse)."""
     for index, call in enumerate(ctx.case.tool_calls):
@@ -133,5 +139,7 @@ def check_location_lookups(ctx: CheckContext) -> None:
             ctx.error(index, "location", f"'{query}' means the person's home, but the lookup returned a "
                       f"business ({result.get('name') or result.get('address')})",
                       f"use the home address {ctx.case.home_address}", query)
+        elif kind == "business" and _named_in_message(query, ctx.reading.text):
+            continue  # the business the person named, looked up by its name
         elif kind not in ("home", "saved"):
             ctx.unsure(index, "the place found is not a saved place")

@@ -192,6 +192,8 @@ def check_series_scope(ctx: CheckContext) -> None:
             if ctx.is_flagged(write):
                 continue
             whole = write.event_id == key
+            if scope == "unknown" and not whole and _day_named(ctx, write, master, mentions):
+                continue  # "swim tmrw → 5:30": the occurrence on the day the person named
             if scope == "unknown":
                 ctx.unsure(write, "it is not said whether one occurrence or the series is meant")
             elif whole and scope == "occurrence":
@@ -202,6 +204,21 @@ def check_series_scope(ctx: CheckContext) -> None:
                           f"{_verb(write)} one occurrence", "change the series (its own id)")
             elif not whole:
                 _check_occurrence_day(ctx, write, master, mentions)
+
+
+def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> bool:
+    """The occurrence's own day is a day one of its mention's phrases names."""
+    original = ctx.original_start(write.event_id, master)
+    if original is None:
+        return False
+    day = as_date(ctx.local(original))
+    allowed = Allowed()
+    for mention in mentions:
+        for phrase in mention.phrases:
+            if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None:
+                slots_for(phrase, None, ctx.tz, allowed, False)
+    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    return day in days and len(days) <= 2
 
 
 def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> None:
