@@ -109,7 +109,12 @@ class Guard:
         outcome = filter_findings(combined, case, run.symbolic)
         run.dropped = outcome.dropped
         symbolic_keys = {(f.type, f.call_index, f.issue) for f in run.verdict.findings}
+        proven = {f.call_index for f in run.verdict.findings if f.is_error}
         for finding in outcome.kept:
+            if finding.is_error and finding.call_index in proven and finding.call_index is not None:
+                # one finding per problem: code already proved this call wrong
+                run.dropped.append((finding, "the call already has an error computed by code"))
+                continue
             if (finding.type, finding.call_index, finding.issue) not in symbolic_keys:
                 run.verdict.findings.append(finding)
         if confidences:

@@ -222,3 +222,14 @@ def test_replay_keeps_the_school_pickup_at_quarter_past_three(home: Path,
     assert turn["confidence"] in ("high", "medium")
     pickup = next(e for e in report["calendar"] if e["title"] == "School pickup")
     assert pickup["start"] == "2026-11-23T15:15:00-06:00"
+
+
+def test_a_model_error_on_a_call_code_already_proved_wrong_is_not_repeated() -> None:
+    data = case("cancel the vet", [{"name": "delete_calendar_event", "input": {"event_id": "ev_soccer"}}])
+    data["llm_reflection"] = json.dumps({"valid": False, "confidence": "low", "errors": [
+        {"type": "other", "severity": "error", "issue": "soccer deleted instead of the vet",
+         "correction": "delete the vet", "call_index": 0}]})
+    parsed = case_from_json(data)
+    run = Guard(mode="symbolic").judge(parsed, replayed=parsed.llm_reflection)
+    assert [f.source for f in run.verdict.errors] == ["symbolic"]
+    assert run.dropped and run.dropped[0][0].source == "llm"
