@@ -131,7 +131,7 @@ def parse_rules(answer: str, known_ids: Iterable[int],
             votes = [categories_by_id.get(i) for i in evidence if categories_by_id.get(i) in CATEGORIES]
             if not votes:
                 continue
-            category = max(set(votes), key=votes.count)  # type: ignore[arg-type]
+            category = str(max(set(votes), key=votes.count))
         key = text.lower()
         if key in seen_texts or per_category.get(category, 0) >= MAX_RULES_PER_CATEGORY:
             continue
@@ -184,7 +184,7 @@ def _rule_items(data: Any) -> list[Any]:
     if not isinstance(data, dict):
         return []
     if isinstance(data.get("rules"), list):
-        return data["rules"]
+        return list(data["rules"])
     items: list[Any] = []  # {"dates": [...], "events": [...]} form
     for category in CATEGORIES:
         for item in data.get(category) or []:

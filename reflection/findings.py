@@ -28,7 +28,7 @@ class Finding:
     phrase: str | None = None  # the person's words it concerns ("next Friday", "home")
 
     def to_json(self) -> dict[str, Any]:
-        data = {"type": self.type, "severity": self.severity, "source": self.source,
+        data: dict[str, Any] = {"type": self.type, "severity": self.severity, "source": self.source,
                 "issue": self.issue, "correction": self.correction}
         if self.call_index is not None:
             data["call_index"] = self.call_index

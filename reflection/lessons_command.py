@@ -104,5 +104,5 @@ def _print_constitution(store: LessonStore, as_json: bool) -> None:
                 kept = " (kept from before)" if rule.carried_over else ""
                 print(f"    - {rule.text}  [lessons {cited}]{kept}")
     print("Checked in code by the symbolic guard:")
-    for category, rule in SYMBOLIC_RULES:
-        print(f"  {category}: {rule}")
+    for category, text in SYMBOLIC_RULES:
+        print(f"  {category}: {text}")

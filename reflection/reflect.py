@@ -11,10 +11,10 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from reflection.case import GuardCase
-from reflection.findings import FINDING_TYPES, Finding
+from reflection.findings import FINDING_TYPES, Finding, FindingType
 from reflection.symbolic import WEEKDAYS, SymbolicResult
 from tools.fence import clean_text, fence, fenced_json
 from tools.occurrences import series_of
@@ -125,8 +125,8 @@ def findings_from_answer(answer: dict[str, Any]) -> list[Finding]:
         if not issue:
             continue
         index = item.get("call_index")
-        out.append(Finding(type_, severity, issue, str(item.get("correction") or ""), "llm",
-                           index if isinstance(index, int) else None))
+        out.append(Finding(cast(FindingType, type_), "warning" if severity == "warning" else "error", issue,
+                           str(item.get("correction") or ""), "llm", index if isinstance(index, int) else None))
     return out
 
 

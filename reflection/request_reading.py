@@ -210,15 +210,16 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
              relatives: list[DayRelative]) -> list[Phrase]:
     taken: list[tuple[int, int]] = [(r.start_index, r.end_index) for r in relatives]
     taken += [(s.start_index, s.end_index) for s in shifts]
-    raw: list[tuple[int, int, str, Expression | None, Shift | None, DayRelative | None]] = []
-    for expr in resolution.expressions:
-        if expr.kind == "duration" or expr.recurrence:
+    Raw = tuple[int, int, str, Expression | None, Shift | None, DayRelative | None]
+    raw: list[Raw] = []
+    for found in resolution.expressions:
+        if found.kind == "duration" or found.recurrence:
             continue
-        if any(a < expr.end_index and expr.start_index < b for a, b in taken):
+        if any(a < found.end_index and found.start_index < b for a, b in taken):
             # "same time next week", "the day after": the event-relative reading replaces the
             # resolver's reading from now
             continue
-        raw.append((expr.start_index, expr.end_index, expr.span, expr, None, None))
+        raw.append((found.start_index, found.end_index, found.span, found, None, None))
     raw += [(s.start_index, s.end_index, s.span, None, s, None) for s in shifts]
     raw += [(r.start_index, r.end_index, r.span, None, None, r) for r in relatives]
     raw.sort(key=lambda item: item[0])

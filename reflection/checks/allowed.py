@@ -73,7 +73,8 @@ class Allowed:
 
     def phrases(self) -> list[Phrase]:
         seen: dict[int, Phrase] = {}
-        for slot in [*self.instants, *self.days, *self.times]:
+        slots: list[InstantSlot | DaySlot | TimeSlot] = [*self.instants, *self.days, *self.times]
+        for slot in slots:
             seen.setdefault(slot.phrase.start_index, slot.phrase)
         return list(seen.values())
 

@@ -75,7 +75,8 @@ def check_overlaps(ctx: CheckContext) -> None:
         if span is None or write.written("all_day"):
             continue
         start, end = span
-        title = str(write.written("title") or (ctx.event(write.event_id).title if ctx.event(write.event_id) else ""))
+        current = ctx.event(write.event_id)
+        title = str(write.written("title") or (current.title if current is not None else ""))
         for other in _others(ctx, write, start, end):
             if not isinstance(other.start, datetime):
                 continue
