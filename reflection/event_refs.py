@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
@@ -88,6 +89,7 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def stem(word: str) -> str:
     """A light plural/verb-form stem: enough for "lessons"/"lesson", not a linguist's stemmer."""
     word = SYNONYMS.get(word, word)
@@ -102,6 +104,7 @@ def is_content(word: str) -> bool:
         r"\d+(?:st|nd|rd|th|am|pm|a|p|h|m|min|mins|hr|hrs)?", word)
 
 
+@lru_cache(maxsize=1 << 16)
 def word_similarity(said: str, own: str) -> float:
     """How surely the word the person said is this event word: 1 same, 0.85 a typo, 0.8 a prefix."""
     a, b = stem(said), stem(own)
@@ -136,6 +139,7 @@ _EMAIL_RE = re.compile(r"\S+@\S+")
 _NAME_RE = re.compile(r"\b([A-Z][a-z]{1,20})\b")
 
 
+@lru_cache(maxsize=1 << 12)
 def _words(text: str | None) -> frozenset[str]:
     if not text:
         return frozenset()
