@@ -272,7 +272,8 @@ def test_reflection_down_is_never_a_silent_valid(rig: Rig) -> None:
     rig.server.add(MAIN, resp(tool("update_calendar_event", event_id="ev_swim1", location="Eastside Pool")),
                    resp(text("Changed the place.")))
     rig.server.add(REFL, {"fault": "status", "status": 500, "headers": {"x-should-retry": "false"}})
-    report = rig.agent(mode="auto").run_turn("the swim lesson is at the Eastside Pool now")
+    # "always": the guard now verifies this place change in code, so "auto" would not ask
+    report = rig.agent(mode="always").run_turn("the swim lesson is at the Eastside Pool now")
     assert report.confidence == "medium"
     assert [f.type for f in report.findings] == ["reflection_unavailable"]
 
