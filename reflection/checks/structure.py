@@ -21,7 +21,8 @@ from tools.occurrences import instance_parts
 NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar
 _NOISE = frozenset("""coach kids kid sitter babysitter school sick trip busy work office traffic late
-asked said says thanks sorry rain weather away holiday vacation""".split())
+asked said says thanks sorry rain weather away holiday vacation free busy available
+open mess sick""".split())
 
 
 def _verb(write: WriteCall) -> str:
@@ -34,10 +35,13 @@ def _title(ctx: CheckContext, write: WriteCall) -> str:
 
 
 def _noisy_unmatched(ctx: CheckContext) -> int:
+    """Runs of words that name nothing we hold and could be a nickname for an event (a new name
+    after "to"/"as"/"called" is not)."""
     count = 0
     for ref in ctx.reading.unmatched:
         words = [w for w in ref.words if is_content(w) and w not in _NOISE]
-        if words:
+        before = ctx.reading.text[max(0, ref.start - 8):ref.start]
+        if words and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I):
             count += 1
     return count
 
@@ -45,6 +49,13 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
 def check_unreferenced(ctx: CheckContext) -> None:
     """An event changed or deleted that no part of the message refers to."""
     reading = ctx.reading
+    if not reading.mentions and not reading.pronoun and not reading.group and not _noisy_unmatched(ctx):
+        for write in ctx.writes:
+            if write.name != "create_calendar_event" and ctx.event(write.event_id) is not None \
+                    and not ctx.is_flagged(write):
+                ctx.error(write, "event_id", f"the call {_verb(write)} '{_title(ctx, write)}', which no part "
+                          "of the message refers to", f"leave '{_title(ctx, write)}' as it was")
+        return
     if reading.group or not any(m.certain for m in reading.mentions):
         for write in ctx.writes:
             if write.name != "create_calendar_event" and not ctx.reading.mentions_of(ctx.series_key(write.event_id)):
