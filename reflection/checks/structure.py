@@ -49,13 +49,8 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
 def check_unreferenced(ctx: CheckContext) -> None:
     """An event changed or deleted that no part of the message refers to."""
     reading = ctx.reading
-    if not reading.mentions and not reading.pronoun and not reading.group and not _noisy_unmatched(ctx):
-        for write in ctx.writes:
-            if write.name != "create_calendar_event" and ctx.event(write.event_id) is not None \
-                    and not ctx.is_flagged(write):
-                ctx.error(write, "event_id", f"the call {_verb(write)} '{_title(ctx, write)}', which no part "
-                          "of the message refers to", f"leave '{_title(ctx, write)}' as it was")
-        return
+    # A message that names no event at all may answer the model's question ("October 31", "yes,
+    # the second one"): the conversation names the event, so nothing here can be proven.
     if reading.group or not any(m.certain for m in reading.mentions):
         for write in ctx.writes:
             if write.name != "create_calendar_event" and not ctx.reading.mentions_of(ctx.series_key(write.event_id)):
