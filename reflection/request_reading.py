@@ -294,13 +294,19 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
                 mention.phrases.append(Phrase(phrase.start_index, phrase.end_index, phrase.text, role,
                                               phrase.expression, phrase.shift, phrase.day_relative))
     for mention in mentions:
-        kinds = [_phrase_kind(p) for p in mention.phrases if p.role == "target"]
-        if len(kinds) != len(set(kinds)) or {"datetime", "shift"} <= set(kinds):
+        if not one_group([p for p in mention.phrases if p.role == "target"]):
             clean = False
     return clean
 
 
-def _phrase_kind(phrase: Phrase) -> str:
+def one_group(phrases: list[Phrase]) -> bool:
+    """At most one phrase of each kind: a day and a time, an instant, or a shift."""
+    kinds = [phrase_kind(p) for p in phrases]
+    return len(kinds) == len(set(kinds)) and not ({"datetime", "shift"} <= set(kinds))
+
+
+def phrase_kind(phrase: Phrase) -> str:
+    """shift | date | time | datetime: what part of a start the phrase pins."""
     if phrase.shift is not None:
         return "shift"
     if phrase.day_relative is not None:

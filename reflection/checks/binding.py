@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.request_reading import Phrase
+from reflection.request_reading import Phrase, one_group
 
 
 @dataclass
@@ -26,28 +26,6 @@ def _dedupe(phrases: list[Phrase]) -> list[Phrase]:
     for phrase in phrases:
         seen.setdefault(phrase.start_index, phrase)
     return sorted(seen.values(), key=lambda p: p.start_index)
-
-
-def one_group(phrases: list[Phrase]) -> bool:
-    """At most one phrase of each kind: a day and a time, an instant, or a shift."""
-    kinds = [kind_of(p) for p in phrases]
-    return len(kinds) == len(set(kinds)) and not ({"datetime", "shift"} <= set(kinds))
-
-
-def kind_of(phrase: Phrase) -> str:
-    if phrase.shift is not None:
-        return "shift"
-    if phrase.day_relative is not None:
-        return "date"
-    expr = phrase.expression
-    if expr is None:
-        return "other"
-    if expr.time_of_day_only or expr.kind == "time":
-        return "time"
-    if expr.kind == "date" or (expr.kind == "range" and expr.candidates
-                               and not hasattr(expr.candidates[0].start, "hour")):
-        return "date"
-    return "datetime"
 
 
 def written_keys(ctx: CheckContext) -> set[str]:
