@@ -22,21 +22,10 @@ from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
 from reflection.guard import GUARD_VERSION, Guard
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
-from tools.definitions import GUARDED_TOOLS, WRITE_TOOLS
 from tools.events import Event, zone
 from tools.journal import RollbackReport
 from tools.registry import ToolRegistry, tool_definitions
-
-STATUS_BY_TOOL = {
-    "list_events": "reading the calendar…",
-    "calculate_datetime": "working out the date…",
-    "create_calendar_event": "updating the calendar…",
-    "update_calendar_event": "updating the calendar…",
-    "bulk_update_calendar_events": "updating the calendar…",
-    "delete_calendar_event": "updating the calendar…",
-    "get_location_info": "looking up the place…",
-    "get_location_suggestions": "looking up the place…",
-}
+from tools.specs import is_guarded, is_write, spec_for, status_line
 
 
 class Agent:
@@ -184,10 +173,10 @@ class Agent:
                 attempt.reply = response.text
                 break
             calls = [ToolCall(b["id"], b["name"], b.get("input") or {}) for b in response.tool_uses]
-            observer.on_status(STATUS_BY_TOOL.get(calls[0].name, "working…"))
+            observer.on_status(status_line(calls[0].name))
             registry.run_batch(calls)
             attempt.calls.extend(calls)
-            if any(c.name in WRITE_TOOLS and c.result and not c.result.is_error for c in calls):
+            if any(is_write(c.name) and c.result and not c.result.is_error for c in calls):
                 wrote = True
             results = {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": c.id, "content": c.result.text if c.result else "",
@@ -212,9 +201,9 @@ class Agent:
             cal_id, now - timedelta(days=7), now + timedelta(days=62))}
         wanted = set()
         for call in attempt.calls:
-            items = call.input.get("updates") if call.name == "bulk_update_calendar_events" else [call.input]
-            for item in items or []:
-                if isinstance(item, dict) and item.get("event_id"):
+            spec = spec_for(call.name)
+            for item in spec.items(call.input) if spec is not None else []:
+                if item.get("event_id"):
                     wanted.add(str(item["event_id"]))
         for event in list(events.values()):
             if event.recurring_event_id:
@@ -256,11 +245,11 @@ class Agent:
         """The calls the guard judges: a guarded call that returned an error changed nothing
         (refused, invalid, not confirmed), so it is left out; read-only calls stay (the checks
         use them). Empty when no write succeeded: then there is nothing to verify, no verdict."""
-        if not any(c.name in WRITE_TOOLS and c.result is not None and not c.result.is_error
+        if not any(is_write(c.name) and c.result is not None and not c.result.is_error
                    for c in attempt.calls):
             return []
         return [c for c in attempt.calls
-                if not (c.name in GUARDED_TOOLS and (c.result is None or c.result.is_error))]
+                if not (is_guarded(c.name) and (c.result is None or c.result.is_error))]
 
     def _judge(self, turn_id: str, attempt: Attempt, message: str, observer: TurnObserver) -> None:
         calls = self.judged_calls(attempt)

@@ -17,6 +17,7 @@ from reflection.reflect import (REFLECTION_SCHEMA, SYSTEM_PROMPT, ReflectionCall
                                 findings_from_answer, majority, parse_reflection,
                                 stated_confidence)
 from reflection.symbolic import SymbolicResult, check_symbolic
+from tools.specs import guard_kind
 
 GUARD_VERSION = "1"
 _NOT_GIVEN: Any = object()
@@ -34,14 +35,13 @@ class GuardRun:
 
 
 def is_high_stakes(case: GuardCase) -> bool:
-    """Several deletes, or a change to a whole recurring series."""
-    deletes = sum(1 for c in case.tool_calls if c.name == "delete_calendar_event")
-    if deletes > 1:
+    """Several deletes, or a change to a whole recurring series (read through each tool's spec)."""
+    kinds = [guard_kind(c.name) for c in case.tool_calls]
+    if kinds.count("delete") > 1:
         return True
-    for call in case.tool_calls:
+    for call, kind in zip(case.tool_calls, kinds):
         event = case.event(str(call.input.get("event_id") or ""))
-        if event is not None and event.recurrence and call.name in (
-                "update_calendar_event", "delete_calendar_event"):
+        if event is not None and event.recurrence and kind in ("update", "delete"):
             return True
     return False
 

@@ -27,6 +27,7 @@ Everything lives in the app's state database (`Settings.state_db`), one table pe
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -43,6 +44,7 @@ from reflection.constitution import (ConstitutionParseError, Rule, build_prompt,
 from reflection.dates_lexicon import MONTH_RE
 from reflection.findings import Finding
 from reflection.lesson_safety import MAX_LESSON_CHARS, clean_lesson_text
+from tools.specs import all_specs
 from tools.store import ensure_tables
 
 MAX_CHANGE_CHARS = 110
@@ -174,13 +176,21 @@ _BARE_WEEKDAY_RE = re.compile(rf"\b(?:(next|last|this|on|every)\s+)?({_WD_ANY})(
                               re.IGNORECASE)
 _PLACE_RE = re.compile(r"\b(?:home|my\s+place|our\s+place|my\s+house|our\s+house|at\s+ours|my\s+home|our\s+home)\b",
                        re.IGNORECASE)
-_TOOL_NAMES = {
-    "create_calendar_event": "tool:create", "update_calendar_event": "tool:update",
-    "bulk_update_calendar_events": "tool:update", "delete_calendar_event": "tool:delete",
-    "list_events": "tool:list", "calculate_datetime": "tool:calculate",
-    "get_location_info": "tool:location", "get_location_suggestions": "tool:location",
-}
-_TOOL_NAME_RE = re.compile(r"\b(" + "|".join(_TOOL_NAMES) + r")\b", re.IGNORECASE)
+
+
+def _tool_entities(text: str) -> set[str]:
+    """`tool:<topic>` for every tool named in `text`, the topic from the tool's spec."""
+    specs = all_specs()
+    pattern = _tool_name_re(tuple(specs.names()))
+    return {f"tool:{spec.topic}" for m in pattern.findall(text)
+            if (spec := specs.get(m.lower())) is not None}
+
+
+@functools.lru_cache(maxsize=4)
+def _tool_name_re(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
+
+
 _CALL_VERB_RE = re.compile(r"\bthe\s+call\s+(deletes|updates|moves|creates|changes)\b", re.IGNORECASE)
 _CALL_VERBS = {"deletes": "tool:delete", "updates": "tool:update", "moves": "tool:update",
                "changes": "tool:update", "creates": "tool:create"}
@@ -211,7 +221,7 @@ def message_entities(message: str) -> set[str]:
     if _PLACE_RE.search(message):
         found.add("place:home")
     found |= {name for name, rx in _IMPLIED_TOOLS if rx.search(message)}
-    found |= {_TOOL_NAMES[m.lower()] for m in _TOOL_NAME_RE.findall(message)}
+    found |= _tool_entities(message)
     return found
 
 
@@ -233,7 +243,7 @@ def finding_entities(finding: Finding, rationale: str, change: str) -> set[str]:
         found |= phrase_classes(span)
         if _PLACE_RE.search(span):
             found.add("place:home")
-    found |= {_TOOL_NAMES[m.lower()] for m in _TOOL_NAME_RE.findall(text)}
+    found |= _tool_entities(text)
     found |= {_CALL_VERBS[m.lower()] for m in _CALL_VERB_RE.findall(text)}
     if finding.type == "location" and re.search(r"\bhome\b", text, re.IGNORECASE):
         found.add("place:home")

@@ -17,8 +17,8 @@ from reflection.findings import Fact, Finding
 from reflection.request_reading import RequestReading, read_request
 from reflection.resolver import Resolution, resolve
 from reflection.wording import WEEKDAYS, describe_day
-from tools.definitions import GUARDED_TOOLS
 from tools.occurrences import series_of
+from tools.specs import is_guarded, spec_for
 
 __all__ = ["WEEKDAYS", "SymbolicResult", "CallCheck", "check_symbolic"]
 
@@ -57,19 +57,20 @@ class SymbolicResult:
 
 
 def _writes(case: GuardCase) -> list[WriteCall]:
-    """Every write of the attempt; a bulk update's items count one by one."""
+    """Every write of the attempt, read through its tool's spec; a bulk update's items count one
+    by one, each as an update with its own result."""
     out: list[WriteCall] = []
     for index, call in enumerate(case.tool_calls):
-        if call.name == "bulk_update_calendar_events":
-            items = call.input.get("updates") or []
+        spec = spec_for(call.name)
+        kind = spec.guard_kind if spec is not None else None
+        if kind == "bulk_update" and spec is not None:
             results = call.result.get("events") if isinstance(call.result, dict) else None
             failed = call.result if isinstance(call.result, dict) and "error" in call.result else None
-            for k, item in enumerate(items if isinstance(items, list) else []):
+            for k, item in enumerate(spec.items(call.input)):
                 sub = results[k] if isinstance(results, list) and k < len(results) else failed
-                out.append(WriteCall(index, GuardCall("update_calendar_event",
-                                                      item if isinstance(item, dict) else {}, sub), k))
-        elif call.name in ("create_calendar_event", "update_calendar_event", "delete_calendar_event"):
-            out.append(WriteCall(index, call))
+                out.append(WriteCall(index, GuardCall(call.name, item, sub), k, "update"))
+        elif kind in ("create", "update", "delete"):
+            out.append(WriteCall(index, call, None, kind))
     return out
 
 
@@ -94,7 +95,7 @@ def _reading_facts(ctx: CheckContext) -> None:
 def check_symbolic(case: GuardCase) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
     reading = read_request(case.user_message, resolution, case.calendar)
-    calls = {i: CallCheck(i) for i, c in enumerate(case.tool_calls) if c.name in GUARDED_TOOLS}
+    calls = {i: CallCheck(i) for i, c in enumerate(case.tool_calls) if is_guarded(c.name)}
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
     for _name, check in CHECKS:

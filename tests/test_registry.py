@@ -3,6 +3,7 @@ writes nothing, saved places, compact listings, all-or-nothing bulk updates, and
 for destructive calls."""
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -432,3 +433,92 @@ def test_notifying_attendees_asks(env: Env):
     result = env.run("update_calendar_event", {"event_id": env.dinner.id, "title": "x", "notify_attendees": True})
     assert result.is_error and "email" in env.asker.asked[0].reasons[0]
     assert env.backend.all_records() == before
+
+
+# ------------------------------------------------------------------------- confirmation wording
+def _no_machine_words(env: Env, text: str) -> None:
+    """What the person reads: no id, no tool name, no RRULE text."""
+    ids = [env.dinner.id, env.lunch.id, env.series.id]
+    assert not any(i in text for i in ids), text
+    assert not re.search(r"_calendar_event|RRULE|FREQ=|\{", text), text
+
+
+def test_deleting_a_series_is_asked_in_family_words(env: Env):
+    env.asker.answer = False
+    env.run("delete_calendar_event", {"event_id": env.series.id})
+    summary = env.asker.asked[0].summary
+    assert summary == "Delete every 'Piano' (repeats weekly)"
+    _no_machine_words(env, summary)
+
+
+def test_changing_a_series_is_asked_in_family_words(env: Env):
+    env.asker.answer = False
+    env.run("update_calendar_event", {"event_id": env.series.id, "title": "Guitar", "start": "2025-10-01T17:00:00"})
+    summary = env.asker.asked[0].summary
+    assert summary == "Change every 'Piano' (repeats weekly): its title and time"
+    _no_machine_words(env, summary)
+
+
+def test_a_second_delete_names_the_event_and_its_day_and_time(env: Env):
+    env.ok("delete_calendar_event", {"event_id": env.lunch.id})
+    env.asker.answer = False
+    env.run("delete_calendar_event", {"event_id": env.dinner.id})
+    assert env.asker.asked[0].summary == "Delete 'Dinner' on Thursday, October 23 at 6:00 PM"
+
+
+def test_two_deletes_in_a_batch_are_listed_in_family_words(env: Env):
+    env.asker.answer = False
+    env.registry.run_batch([ToolCall("a", "delete_calendar_event", {"event_id": env.dinner.id}),
+                            ToolCall("b", "delete_calendar_event", {"event_id": env.fair.id})])
+    summary = env.asker.asked[0].summary
+    assert summary.splitlines() == ["Delete 'Dinner' on Thursday, October 23 at 6:00 PM",
+                                    "Delete 'Fair' on Saturday, October 25"]
+    _no_machine_words(env, summary)
+
+
+def test_a_bulk_update_and_an_email_are_asked_in_family_words(env: Env):
+    env.asker.answer = False
+    env.run("bulk_update_calendar_events", {"updates": [
+        {"event_id": env.dinner.id, "location": "Luigi's", "notify_attendees": True},
+        {"event_id": env.series.id, "title": "Guitar"}]})
+    summary = env.asker.asked[0].summary
+    assert summary.splitlines() == [
+        "Change 2 events:",
+        "Change 'Dinner' on Thursday, October 23 at 6:00 PM: its place, and email the guests",
+        "Change every 'Piano' (repeats weekly): its title"]
+    _no_machine_words(env, summary)
+
+
+# ------------------------------------------------------------------------- validate, then confirm
+@pytest.mark.parametrize("name,args,field", [
+    ("update_calendar_event", {"event_id": "SERIES", "recurrence": "RRULE:FREQ=MINUTELY"}, "recurrence"),
+    ("update_calendar_event", {"event_id": "SERIES", "start": "2025-10-01T17:00:00",
+                               "end": "2025-10-01T16:00:00"}, "end"),
+    ("delete_calendar_event", {"event_id": "evnope", "notify_attendees": True}, "event_id"),
+    ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "end": "2025-10-23T09:00",
+                               "notify_attendees": True}, "end"),
+    ("bulk_update_calendar_events", {"updates": [{"event_id": "SERIES", "title": "Guitar"},
+                                                 {"event_id": "evnope", "title": "y"}]}, "updates[1].event_id"),
+])
+def test_an_invalid_destructive_call_is_refused_without_asking(env: Env, name, args, field):
+    args = json.loads(json.dumps(args).replace("SERIES", env.series.id))
+    before = env.backend.all_records()
+    result = env.run(name, args)
+    assert result.is_error and result.text.startswith(f"Error: {field}:"), result.text
+    assert env.asker.asked == []
+    assert env.backend.all_records() == before
+
+
+def test_an_invalid_second_delete_is_refused_without_asking(env: Env):
+    env.ok("delete_calendar_event", {"event_id": env.lunch.id})
+    result = env.run("delete_calendar_event", {"event_id": "evnope"})
+    assert result.is_error and "not found" in result.text
+    assert env.asker.asked == []
+
+
+def test_an_invalid_delete_in_a_batch_is_not_put_to_the_person(env: Env):
+    results = env.registry.run_batch([ToolCall("a", "delete_calendar_event", {"event_id": env.dinner.id}),
+                                      ToolCall("b", "delete_calendar_event", {"event_id": "evnope"})])
+    assert env.asker.asked == []  # one real delete needs no yes; the other is refused outright
+    assert not results[0].is_error and results[1].is_error
+    assert env.get(env.dinner.id) is None

@@ -245,8 +245,9 @@ def update_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                       cards=[EventCard("updated", updated, current)], data=updated.to_contract())
 
 
-def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    prepared = []
+def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> list[tuple[dict[str, Any], Event, EventPatch]]:
+    """Every item checked before any is written: (item, current, patch), naming the item."""
+    prepared: list[tuple[dict[str, Any], Event, EventPatch]] = []
     seen: set[str] = set()
     for index, item in enumerate(args["updates"]):
         if item["event_id"] in seen:
@@ -256,6 +257,11 @@ def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolR
             prepared.append((item, *prepare_update(ctx, item)[:2]))
         except EventFieldError as exc:
             raise EventFieldError(f"updates[{index}].{exc.field}", exc.message) from None
+    return prepared
+
+
+def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
+    prepared = _prepare_bulk(ctx, args)
     written: list[tuple[Event, Event]] = []
     entries: list[int] = []  # every item begun, the failing one included: it may have landed
     try:
@@ -288,14 +294,20 @@ def delete_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                       data={**current.to_contract(), "deleted": True})
 
 
-HANDLERS: dict[str, Callable[[ToolContext, dict[str, Any]], ToolResult]] = {
-    "list_events": list_events,
-    "calculate_datetime": calculate_datetime,
-    "create_calendar_event": create_calendar_event,
-    "update_calendar_event": update_calendar_event,
-    "bulk_update_calendar_events": bulk_update_calendar_events,
-    "delete_calendar_event": delete_calendar_event,
-    "get_location_info": get_location_info,
-    "get_location_suggestions": get_location_suggestions,
-}
+# --------------------------------------------------------------------------- checks
+# Each write's full validation with nothing written, run before the person is asked to confirm:
+# an invalid call is refused at once, never confirmed first and refused afterwards.
+def check_create(ctx: ToolContext, args: dict[str, Any]) -> None:
+    build_new_event(ctx, args, "new")
 
+
+def check_update(ctx: ToolContext, args: dict[str, Any]) -> None:
+    prepare_update(ctx, args)
+
+
+def check_bulk_update(ctx: ToolContext, args: dict[str, Any]) -> None:
+    _prepare_bulk(ctx, args)
+
+
+def check_delete(ctx: ToolContext, args: dict[str, Any]) -> None:
+    _require(ctx, args.get("calendar_id") or ctx.calendar_id, args["event_id"])

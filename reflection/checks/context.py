@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from reflection.case import GuardCall, GuardCase
@@ -18,21 +18,30 @@ from reflection.request_reading import Mention, RequestReading
 from reflection.resolver import Resolution
 from tools.events import Event, EventFieldError, as_date, parse_when, zone
 from tools.occurrences import instance_parts, is_occurrence
+from tools.specs import guard_kind
 
-WRITE_TOOLS = ("create_calendar_event", "update_calendar_event", "delete_calendar_event")
+WriteKind = Literal["create", "update", "delete"]
+# The name each kind of write goes by in the checks that still compare names; a tool's own name
+# never reaches them, so a new tool whose spec says `guard_kind="update"` is checked as an update.
+_CHECKED_AS: dict[WriteKind, str] = {"create": "create_calendar_event",
+                                     "update": "update_calendar_event",
+                                     "delete": "delete_calendar_event"}
 
 
 @dataclass
 class WriteCall:
-    """One write the attempt made: a create, an update (a bulk item counts as one) or a delete."""
+    """One write the attempt made: a create, an update (a bulk item counts as one) or a delete.
+    `kind` comes from the tool's spec (`tools.specs`), never from its name."""
 
     index: int
     call: GuardCall
     sub: int | None = None
+    kind: WriteKind = "update"
 
     @property
     def name(self) -> str:
-        return self.call.name
+        """The write's kind, spelled as the checks compare it (see `_CHECKED_AS`)."""
+        return _CHECKED_AS[self.kind]
 
     @property
     def input(self) -> dict[str, Any]:
@@ -127,7 +136,7 @@ class CheckContext:
         out: set[str] = set()
         for write in self.writes:
             result = write.call.result
-            if write.name == "create_calendar_event" and isinstance(result, dict) and result.get("id"):
+            if write.kind == "create" and isinstance(result, dict) and result.get("id"):
                 out.add(str(result["id"]))
         return out
 
@@ -194,7 +203,7 @@ class CheckContext:
         return self.reading.mentions_of(self.series_key(event_id))
 
     def calculated_before(self, index: int) -> bool:
-        return any(c.name == "calculate_datetime" for c in self.case.tool_calls[:index])
+        return any(guard_kind(c.name) == "calculate" for c in self.case.tool_calls[:index])
 
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -11,6 +11,7 @@ import re
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.findings import Fact
 from tools.locations import normalize_place
+from tools.specs import guard_kind
 
 HOME_PHRASE_RE = re.compile(
     r"\b(?:(?:at|to|from)\s+)?(?:my|our)\s+(?:place|house|home|apartment|flat|condo)\b|\bat\s+ours\b|"
@@ -70,7 +71,7 @@ def check_places(ctx: CheckContext) -> None:
     for write in ctx.writes:
         if unclear and "location" in write.input:
             ctx.unsure(write, "'home' is said in a way code cannot read for sure")
-        if write.failed or write.name == "delete_calendar_event" or "location" not in write.input:
+        if write.failed or write.kind == "delete" or "location" not in write.input:
             continue
         location = str(write.written("location") or "")
         if not location:
@@ -126,7 +127,7 @@ def _named_in_message(query: str, text: str) -> bool:
 def check_location_lookups(ctx: CheckContext) -> None:
     """`get_location_info` for "home" must return the home, not a business (and the reverse)."""
     for index, call in enumerate(ctx.case.tool_calls):
-        if call.name not in ("get_location_info", "get_location_suggestions"):
+        if guard_kind(call.name) != "place_lookup":
             continue
         query = str(call.input.get("query") or "")
         result = call.result if isinstance(call.result, dict) else {}
