@@ -1,4 +1,5 @@
-"""`calendar-assistant replay FILE`: a scripted conversation through the real agent loop.
+"""The replay engine: a scripted conversation through the real agent loop (the command line is
+`assistant.commands.replay`).
 
 The scripted main-model responses and reflection answers are served by the fake Anthropic server
 from `fixtures/`, so the real SDK, the real tool registry, journal, guard and rollback all run
@@ -7,11 +8,9 @@ turn records go to the configured home as usual.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 from assistant.settings import Settings, load_settings
 from tools.backend import CalendarBackend
 from tools.events import Event, EventFieldError, event_from_contract, zone
-from tools.local_backend import check_times
+from tools.patching import check_times
 from tools.recurrence import check_recurrence
 
 MAIN_MODEL = "replay-main-model"
@@ -89,18 +88,9 @@ def load_scenario(path: Path) -> dict[str, Any]:
 
 
 def seed(backend: CalendarBackend, calendar_id: str, events: list[Event]) -> None:
-    """Write the scenario's events by id, replacing an event of the same id."""
-    from tools.backend import Snapshot
-
-    upsert = getattr(backend, "upsert_event", None)
+    """Write the scenario's events by id, replacing an event of the same id (even a deleted one)."""
     for event in events:
-        if upsert is not None:  # Google: replace whatever holds the id, even a cancelled event
-            upsert(calendar_id, event.with_changes(calendar_id=calendar_id))
-            continue
-        existing = backend.snapshot(calendar_id, event.id)
-        if existing.exists:
-            backend.restore(Snapshot(calendar_id, event.id, None, None), expected_version=None)
-        backend.create_event(calendar_id, event.with_changes(calendar_id=calendar_id))
+        backend.upsert_event(calendar_id, event.with_changes(calendar_id=calendar_id))
 
 
 class IdMap:
@@ -221,19 +211,3 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
         out["script_errors"] = failures
     return out
 
-
-def run(args: argparse.Namespace) -> int:
-    from assistant.cli import fail
-
-    try:
-        scenario = load_scenario(Path(args.file))
-    except ScenarioError as exc:
-        fail(str(exc))
-    settings = replay_settings(load_settings(), scenario)
-    with tempfile.TemporaryDirectory(prefix="calendar-replay-") as tmp:
-        result = run_scenario(scenario, settings, Path(tmp))
-        from tools.store import forget_engines
-
-        forget_engines()
-    print(json.dumps(result, indent=1, ensure_ascii=False))
-    return 1 if result.get("script_errors") else 0
