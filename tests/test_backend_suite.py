@@ -433,6 +433,7 @@ def test_an_event_edited_elsewhere_between_read_and_write_is_a_conflict(backend,
     made = new(backend, "Dinner", datetime(2025, 10, 23, 18, tzinfo=LA), datetime(2025, 10, 23, 19, tzinfo=LA))
     cal = backend.primary_calendar_id()
     real_patch, real_delete = backend.patch_event, backend.delete_event
+    real_patches = backend.patch_events
     theirs: list[Event] = []
 
     def edit_elsewhere() -> None:  # runs once, after the handler's read, before its write
@@ -447,7 +448,12 @@ def test_an_event_edited_elsewhere_between_read_and_write_is_a_conflict(backend,
         edit_elsewhere()
         return real_delete(*args, **kwargs)
 
+    def patches(*args, **kwargs):
+        edit_elsewhere()
+        return real_patches(*args, **kwargs)
+
     monkeypatch.setattr(backend, "patch_event", patch)
+    monkeypatch.setattr(backend, "patch_events", patches)
     monkeypatch.setattr(backend, "delete_event", delete)
     change = {"event_id": made.id, "title": "Ours"}
     args = {"updates": [change]} if tool.startswith("bulk") else \

@@ -14,8 +14,9 @@ from google_support import block_network, google_backend_for
 from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch,
                            VersionConflict, strip_volatile)
 from tools.events import Event, EventFieldError
-from tools.google_backend import GoogleBackend, backend_from_env, batch_uri_for
-from tools.google_events import id_problem, instance_id
+from tools.google_backend import GoogleBackend, backend_from_env
+from tools.google_events import id_problem
+from tools.occurrences import instance_id, series_of
 from tools.journal import Journal
 from tools.store import sqlite_engine
 
@@ -273,47 +274,6 @@ def test_expired_access_token_is_refreshed_and_saved(backend: GoogleBackend,
     assert server.requests_to("POST", "/token")
 
 
-# ---------------------------------------------------------------------------- batch
-def test_bulk_patch_goes_through_the_overridden_batch_endpoint(backend: GoogleBackend,
-                                                               server: FakeGoogleCalendar) -> None:
-    events = [backend.create_event("primary", dinner(backend, title=f"e{i}")) for i in range(3)]
-    server.edit_event("primary", events[1].id, summary="changed elsewhere")
-    server.inject(503, method="PATCH", path_contains=events[2].id)  # one part fails once
-    results = backend.bulk_patch("primary", [(e.id, EventPatch({"location": "Park"}), e.version)
-                                             for e in events])
-    assert isinstance(results[0], Event) and results[0].location == "Park"
-    assert isinstance(results[1], VersionConflict)
-    assert isinstance(results[2], Event) and results[2].location == "Park"
-    assert backend.batch_uri == server.base_url + "/batch/calendar/v3"
-    outer = server.requests_to("POST", "/batch/calendar/v3")
-    assert len(outer) >= 3  # gets, patches, retry of the failed part
-    parts = [r for r in server.requests if r.in_batch and r.method == "PATCH"]
-    assert all(p.headers.get("if-match") for p in parts)
-
-
-def test_batch_uri_derivation() -> None:
-    assert batch_uri_for("https://www.googleapis.com/calendar/v3/") == \
-        "https://www.googleapis.com/batch/calendar/v3"
-    assert batch_uri_for("http://127.0.0.1:9/proxy/calendar/v3") == "http://127.0.0.1:9/proxy/batch/calendar/v3"
-
-
-# ---------------------------------------------------------------------------- sync
-def test_sync_token_increments_and_410_falls_back_to_full_sync(backend: GoogleBackend,
-                                                               server: FakeGoogleCalendar) -> None:
-    first = backend.create_event("primary", dinner(backend))
-    full = backend.sync_events("primary")
-    assert full.full and [e.id for e in full.changed] == [first.id] and full.next_sync_token
-    second = backend.create_event("primary", dinner(backend, title="second"))
-    backend.delete_event("primary", first.id)
-    delta = backend.sync_events("primary", full.next_sync_token)
-    assert not delta.full
-    assert [e.id for e in delta.changed] == [second.id] and delta.cancelled_ids == [first.id]
-    server.invalidate_sync_tokens()
-    again = backend.sync_events("primary", delta.next_sync_token)
-    assert again.full and [e.id for e in again.changed] == [second.id]
-    assert 410 in [r.status for r in server.requests_to("GET", "/events")]
-
-
 # ---------------------------------------------------------------------------- recurrence, all-day
 def test_recurring_instances_this_occurrence_and_whole_series(backend: GoogleBackend,
                                                               server: FakeGoogleCalendar) -> None:
@@ -336,7 +296,7 @@ def test_recurring_instances_this_occurrence_and_whole_series(backend: GoogleBac
     assert titles[listed[1].id] == (17, "Soccer") and titles[listed[2].id] == (18, "Soccer")
     assert server.event("primary", listed[1].id)["originalStartTime"]["dateTime"].startswith("2025-10-30T18")  # type: ignore[index]
     # the whole series
-    backend.patch_event("primary", GoogleBackend.series_id(listed[2].id), EventPatch({"title": "Football"}))
+    backend.patch_event("primary", series_of(listed[2].id) or "", EventPatch({"title": "Football"}))
     assert [e.title for e in backend.list_events("primary", *window)] == ["Football", "Soccer",
                                                                           "Football", "Football"]
     # undo the occurrence change
@@ -418,17 +378,6 @@ def test_5xx_after_an_applied_conditional_patch_is_not_a_conflict(backend: Googl
     assert [r.status for r in server.requests_to("PATCH")] == [500, 412]  # 412 read back: ours
 
 
-def test_lost_batch_reply_is_read_back_per_item(backend: GoogleBackend,
-                                                server: FakeGoogleCalendar) -> None:
-    events = [backend.create_event("primary", dinner(backend, title=f"e{i}")) for i in range(2)]
-    server.inject(None, drop_after_write=True, method="POST", path_contains="/batch/")
-    server.inject(None, drop_after_write=True, method="POST", path_contains="/batch/")
-    results = backend.bulk_patch("primary", [(e.id, EventPatch({"description": "moved"}), e.version)
-                                             for e in events])
-    assert all(isinstance(r, Event) and r.description == "moved" for r in results)
-    assert len([r for r in server.requests if r.in_batch and r.method == "PATCH"]) == 2
-
-
 def test_listing_follows_page_tokens(server: FakeGoogleCalendar, tmp_path: Path) -> None:
     backend = google_backend_for(server, tmp_path, page_size=2)
     for day in range(5):
@@ -457,7 +406,7 @@ def test_network_is_cut_off_and_building_needs_none() -> None:
     with pytest.raises(OSError):
         socket.create_connection(("142.250.0.1", 443), timeout=1)
     backend = GoogleBackend(None)  # static discovery: no network to build
-    assert backend.batch_uri == "https://www.googleapis.com/batch/calendar/v3"
+    assert backend.api_endpoint == "https://www.googleapis.com/calendar/v3/"
     with pytest.raises(CalendarError, match="cannot reach"):
         backend.max_attempts = 1
         backend.calendars()

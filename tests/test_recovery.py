@@ -37,7 +37,7 @@ CHILD = textwrap.dedent("""
     from tools.backend import EventPatch
     from tools.context import ToolCall, ToolContext
     from tools.journal import intent_json
-    from tools.local_backend import apply_patch
+    from tools.patching import apply_patch
     from tools.registry import ToolRegistry
 
     mode, single, allday, series = sys.argv[1:5]

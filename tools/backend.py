@@ -7,11 +7,16 @@ works the same way on every backend: a snapshot is the backend's own stored reco
 from __future__ import annotations
 
 import abc
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from tools.events import CalendarInfo, Event
+from tools.patching import EventPatch
+
+__all__ = ["CalendarError", "EventNotFound", "VersionConflict", "Snapshot", "EventPatch",
+           "PatchItem", "CalendarBackend", "VOLATILE_KEYS", "strip_volatile"]
 
 
 class CalendarError(Exception):
@@ -62,18 +67,20 @@ class Snapshot:
         return cls(data["calendar_id"], data["event_id"], data.get("record"), data.get("version"))
 
 
-@dataclass
-class EventPatch:
-    """The fields an update names; everything left out stays as it is."""
+@dataclass(frozen=True)
+class PatchItem:
+    """One change of a bulk update: the event, its patch, and the version it is based on."""
 
-    fields: dict[str, Any] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.fields)
+    event_id: str
+    patch: EventPatch
+    if_match: str | None = None
 
 
 class CalendarBackend(abc.ABC):
-    """List a range, get, create, patch, delete, and snapshot/restore for the journal."""
+    """List a range, get, create, patch, delete, and snapshot/restore for the journal.
+
+    This is the whole interface: callers never probe a backend for optional methods.
+    """
 
     name: str = "abstract"
 
@@ -84,9 +91,21 @@ class CalendarBackend(abc.ABC):
     def primary_calendar_id(self) -> str: ...
 
     @abc.abstractmethod
+    def add_calendar(self, calendar_id: str, name: str,
+                     timezone: str | None = None) -> CalendarInfo:
+        """Make a calendar (nothing happens when `calendar_id` exists). A backend whose server
+        names calendars itself (Google) returns the server's id in the CalendarInfo."""
+
+    @abc.abstractmethod
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
                     query: str | None = None) -> list[Event]:
         """Events (recurring series expanded into occurrences) overlapping [start, end)."""
+
+    @abc.abstractmethod
+    def skipped_series(self) -> list[Event]:
+        """The recurring series the calling thread's last `list_events` left out because their
+        rule cannot be read (a backend that expands series itself never leaves one out);
+        callers report them instead of failing the whole listing."""
 
     @abc.abstractmethod
     def get_event(self, calendar_id: str, event_id: str) -> Event | None:
@@ -108,6 +127,18 @@ class CalendarBackend(abc.ABC):
         """Change only the fields in `patch`; `if_match` guards against a concurrent edit."""
 
     @abc.abstractmethod
+    def patch_events(self, calendar_id: str, items: Sequence[PatchItem], *,
+                     send_updates: bool = False) -> list[Event]:
+        """Patch several events, in order; the events as written. On a failure it raises: a
+        backend that can (local) writes nothing then, one that cannot (Google) may have written
+        the items before the failing one, which the journal's entries then undo."""
+
+    @abc.abstractmethod
+    def upsert_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None) -> Event:
+        """Write `event` under its id whatever is there, even a deleted event (replay seeding);
+        no notifications."""
+
+    @abc.abstractmethod
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
                      send_updates: bool = False) -> None: ...
 
@@ -119,6 +150,10 @@ class CalendarBackend(abc.ABC):
         """Put `snapshot` back when the event's current version is `expected_version`
         (None: "must not exist now" is not required; any state may be replaced). Raises
         VersionConflict otherwise. Returns the snapshot read back after the restore."""
+
+    def snapshots(self, calendar_id: str, event_ids: Sequence[str]) -> list[Snapshot]:
+        """`snapshot` of several events, in order (a backend may read them at once)."""
+        return [self.snapshot(calendar_id, event_id) for event_id in event_ids]
 
     def id_problem(self, event_id: str) -> str | None:
         """Why `event_id` cannot be an id of this backend, or None when it can."""

@@ -23,7 +23,8 @@ import os
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -32,15 +33,15 @@ import httplib2
 import httpx
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
-from googleapiclient.http import BatchHttpRequest, HttpRequest
+from googleapiclient.http import HttpRequest
 
-from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch, Snapshot,
-                           VersionConflict)
+from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch, PatchItem,
+                           Snapshot, VersionConflict)
 from tools.events import CalendarInfo, Event, EventFieldError
 from tools.google_auth import TokenManager
 from tools.google_events import (event_body, event_from_google, id_problem, new_event_id,
-                                 patch_body, same_outcome, split_instance_id, turn_of, update_body)
-from tools.local_backend import apply_patch, check_times
+                                 patch_body, split_instance_id, turn_of, update_body)
+from tools.patching import apply_patch, check_times, same_outcome
 
 GOOGLE_API_ENDPOINT = "https://www.googleapis.com/calendar/v3/"
 API_ENDPOINT_ENV = "CALENDAR_ASSISTANT_GOOGLE_API_ENDPOINT"
@@ -48,7 +49,6 @@ TOKEN_URI_ENV = "CALENDAR_ASSISTANT_GOOGLE_TOKEN_URI"
 CALENDAR_ENV = "CALENDAR_ASSISTANT_CALENDAR"
 RATE_LIMIT_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded"})
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
-BATCH_LIMIT = 50  # Google's documented maximum number of calls in one Calendar batch
 
 T = TypeVar("T")
 
@@ -139,16 +139,6 @@ def is_retryable(status: int, reason: str) -> bool:
     return status in RETRYABLE_STATUSES or (status == 403 and reason in RATE_LIMIT_REASONS)
 
 
-@dataclass
-class SyncResult:
-    """What changed since the last sync; `full` when the server demanded a fresh full sync."""
-
-    changed: list[Event] = field(default_factory=list)
-    cancelled_ids: list[str] = field(default_factory=list)
-    next_sync_token: str | None = None
-    full: bool = False
-
-
 _NOT_YET = object()
 
 
@@ -164,7 +154,6 @@ class GoogleBackend(CalendarBackend):
                  rng: random.Random | None = None, timeout: float = 30.0,
                  transport: HttpxTransport | None = None, page_size: int = 250) -> None:
         self.api_endpoint = _with_slash(api_endpoint or GOOGLE_API_ENDPOINT)
-        self.batch_uri = batch_uri_for(self.api_endpoint)
         self.calendar_id = calendar_id
         self.default_timezone = default_timezone
         self.tokens = tokens
@@ -293,6 +282,19 @@ class GoogleBackend(CalendarBackend):
     def primary_calendar_id(self) -> str:
         return self.calendar_id
 
+    def add_calendar(self, calendar_id: str, name: str,
+                     timezone: str | None = None) -> CalendarInfo:
+        """A new secondary calendar (calendars.insert). Google names calendars itself, so
+        `calendar_id` is only looked up first: an existing calendar is returned as it is."""
+        for info in self.calendars():
+            if info.id == calendar_id:
+                return info
+        body: dict[str, Any] = {"summary": name}
+        if timezone:
+            body["timeZone"] = timezone
+        made = self._wrap(lambda: self._execute(lambda: self.service.calendars().insert(body=body)))
+        return CalendarInfo(made["id"], made.get("summary") or name, False, made.get("timeZone"))
+
     @staticmethod
     def _wrap(call: Callable[[], T]) -> T:
         try:
@@ -323,6 +325,10 @@ class GoogleBackend(CalendarBackend):
         events.sort(key=lambda e: (e.start_instant, e.id))
         return events
 
+    def skipped_series(self) -> list[Event]:
+        """Google expands series itself: a listing never leaves one out."""
+        return []
+
     def instances(self, calendar_id: str, series_id: str, start: datetime | None = None,
                   end: datetime | None = None) -> list[Event]:
         """The occurrences of one recurring series (events.instances)."""
@@ -352,48 +358,12 @@ class GoogleBackend(CalendarBackend):
             return None
         return self._to_event(calendar_id, resource)
 
-    def sync_events(self, calendar_id: str, sync_token: str | None = None) -> SyncResult:
-        """Changes since `sync_token` (all events when None); a 410 GONE token means the server
-        forgot our place, so we fall back to a full sync and say so (`full=True`)."""
-        result = SyncResult(full=sync_token is None)
-        token = sync_token
-        page_token: str | None = None
-        while True:
-            try:
-                page = self._execute(lambda: self._events.list(
-                    calendarId=calendar_id, syncToken=token, pageToken=page_token,
-                    showDeleted=bool(token), maxResults=self.page_size))
-            except ApiFailure as exc:
-                if exc.status == 410 and token is not None:
-                    result = SyncResult(full=True)
-                    token, page_token = None, None
-                    continue
-                raise CalendarError(str(exc)) from exc
-            for item in page.get("items", []):
-                if item.get("status") == "cancelled":
-                    result.cancelled_ids.append(item["id"])
-                else:
-                    result.changed.append(self._to_event(calendar_id, item))
-            page_token = page.get("nextPageToken")
-            if not page_token:
-                result.next_sync_token = page.get("nextSyncToken")
-                return result
-
     # ------------------------------------------------------------------ ids
     def new_event_id(self) -> str:
         return new_event_id()
 
     def id_problem(self, event_id: str) -> str | None:
         return id_problem(event_id)
-
-    @staticmethod
-    def series_id(event_id: str) -> str:
-        """The series an occurrence id belongs to (the id itself when it is not an occurrence).
-
-        Patch the occurrence id to change "this occurrence", the series id for "the whole series".
-        """
-        parts = split_instance_id(event_id)
-        return parts[0] if parts else event_id
 
     # ------------------------------------------------------------------ writing
     def create_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None,
@@ -453,6 +423,14 @@ class GoogleBackend(CalendarBackend):
         except ApiFailure as exc:
             result = self._write_failure(exc, calendar_id, event_id, if_match, read_back)
         return self._to_event(calendar_id, result)
+
+    def patch_events(self, calendar_id: str, items: Sequence[PatchItem], *,
+                     send_updates: bool = False) -> list[Event]:
+        """One conditional patch after another. Google has no transaction (a batch request
+        applies each part on its own), so a failure leaves the earlier items written: the
+        caller's journal entries undo them."""
+        return [self.patch_event(calendar_id, item.event_id, item.patch, if_match=item.if_match,
+                                 send_updates=send_updates) for item in items]
 
     def _write_failure(self, exc: ApiFailure, calendar_id: str, event_id: str,
                        if_match: str | None, read_back: Callable[[], Any]) -> Any:
@@ -548,149 +526,6 @@ class GoogleBackend(CalendarBackend):
             self._write_failure(exc, calendar_id, event_id, guard, read_back)
         return self.snapshot(calendar_id, event_id)
 
-    # ------------------------------------------------------------------ batch
-    def bulk_patch(self, calendar_id: str,
-                   patches: list[tuple[str, EventPatch, str | None]], *,
-                   send_updates: bool = False) -> list[Event | Exception]:
-        """Patch many events in Google batch requests; one result (Event or exception) per item.
-
-        Reads the current resources in one batch, builds each patch with `apply_patch`, then sends
-        the patches (with `If-Match`) in batches through the endpoint's own batch URI; items that
-        hit a rate limit or 5xx are retried in the next round, the rest are final.
-        """
-        results: list[Event | Exception | None] = [None] * len(patches)
-        fetched = self._batch_run([
-            (lambda eid=event_id: self._events.get(calendarId=calendar_id, eventId=eid))
-            for event_id, _, _ in patches])
-        plans: dict[int, tuple[dict[str, Any], Event, set[str]]] = {}
-        for index, ((event_id, patch, if_match), got) in enumerate(zip(patches, fetched)):
-            if isinstance(got, ApiFailure):
-                results[index] = (EventNotFound(event_id) if got.status in (404, 410)
-                                  else CalendarError(str(got)))
-                continue
-            if isinstance(got, Exception):
-                results[index] = got
-                continue
-            if id_problem(event_id) or got.get("status") == "cancelled":
-                results[index] = EventNotFound(event_id)
-                continue
-            try:
-                before = self._to_event(calendar_id, got)
-                wanted = apply_patch(before, patch)
-            except (EventFieldError, CalendarError) as exc:
-                results[index] = exc
-                continue
-            body = patch_body(got, before, wanted)
-            if not body:
-                results[index] = (VersionConflict(event_id, if_match, got.get("etag"))
-                                  if if_match is not None and got.get("etag") != if_match else before)
-                continue
-            plans[index] = (body, wanted, set(patch.fields))
-        order = sorted(plans)
-        makers = []
-        for index in order:
-            event_id, _, if_match = patches[index]
-            body = plans[index][0]
-            makers.append(lambda eid=event_id, b=body, m=if_match: self._conditional(
-                self._events.patch(calendarId=calendar_id, eventId=eid, body=b,
-                                   sendUpdates=self._send_updates(send_updates)), m))
-
-        def checker(position: int) -> Callable[[], Any]:
-            index = order[position]
-            event_id = patches[index][0]
-            wanted, fields = plans[index][1], plans[index][2]
-
-            def read_back() -> Any:
-                got = self._raw_get(calendar_id, event_id)
-                if got is not None and got.get("status") != "cancelled" and same_outcome(
-                        wanted, self._to_event(calendar_id, got), fields):
-                    return got
-                return _NOT_YET
-            return read_back
-
-        outcomes = self._batch_run(makers, [checker(i) for i in range(len(order))])
-        for position, index in enumerate(order):
-            outcome = outcomes[position]
-            event_id, _, if_match = patches[index]
-            if isinstance(outcome, ApiFailure):
-                try:
-                    outcome = self._write_failure(outcome, calendar_id, event_id, if_match,
-                                                  checker(position))
-                except CalendarError as exc:
-                    results[index] = exc
-                    continue
-            if isinstance(outcome, Exception):
-                results[index] = outcome
-            else:
-                results[index] = self._to_event(calendar_id, outcome)
-        return [r if r is not None else CalendarError("not processed") for r in results]
-
-    def _batch_run(self, makers: list[Callable[[], HttpRequest]],
-                   read_backs: list[Callable[[], Any]] | None = None) -> list[Any]:
-        """Run requests in batches with per-item retries; returns resource or ApiFailure per item."""
-        results: list[Any] = [None] * len(makers)
-        uncertain = [False] * len(makers)
-        pending = list(range(len(makers)))
-        attempt = 0
-        while pending:
-            attempt += 1
-            retry: list[int] = []
-            for chunk_start in range(0, len(pending), BATCH_LIMIT):
-                chunk = pending[chunk_start:chunk_start + BATCH_LIMIT]
-                answers: dict[str, tuple[Any, Exception | None]] = {}
-
-                def callback(request_id: str, response: Any, exception: Exception | None) -> None:
-                    answers[request_id] = (response, exception)
-
-                batch = BatchHttpRequest(callback=callback, batch_uri=self.batch_uri)
-                for index in chunk:
-                    batch.add(makers[index](), request_id=str(index))
-                try:
-                    batch.execute(http=self.http)
-                except HttpError as exc:
-                    status, reason, message = _error_info(exc)
-                    if is_retryable(status, reason) and attempt < self.max_attempts:
-                        retry.extend(chunk)
-                        continue
-                    for index in chunk:
-                        results[index] = ApiFailure(status, reason, message, uncertain[index])
-                    continue
-                except RequestNotSent:
-                    if attempt < self.max_attempts:
-                        retry.extend(chunk)
-                        continue
-                    for index in chunk:
-                        results[index] = CalendarError("cannot reach Google Calendar")
-                    continue
-                except ResponseLost:
-                    for index in chunk:
-                        uncertain[index] = True
-                        outcome = read_backs[index]() if read_backs else _NOT_YET
-                        if outcome is not _NOT_YET:
-                            results[index] = outcome
-                        elif attempt < self.max_attempts:
-                            retry.append(index)
-                        else:
-                            results[index] = CalendarError("Google Calendar did not answer")
-                    continue
-                for index in chunk:
-                    response, exception = answers.get(str(index), (None, CalendarError("no answer")))
-                    if isinstance(exception, HttpError):
-                        status, reason, message = _error_info(exception)
-                        if is_retryable(status, reason) and attempt < self.max_attempts:
-                            uncertain[index] = uncertain[index] or status >= 500
-                            retry.append(index)
-                        else:
-                            results[index] = ApiFailure(status, reason, message, uncertain[index])
-                    elif exception is not None:
-                        results[index] = exception
-                    else:
-                        results[index] = response
-            pending = retry
-            if pending:
-                self._backoff(attempt)
-        return results
-
     def close(self) -> None:
         self.http.close()
 
@@ -698,19 +533,6 @@ class GoogleBackend(CalendarBackend):
 # ---------------------------------------------------------------------- construction
 def _with_slash(url: str) -> str:
     return url if url.endswith("/") else url + "/"
-
-
-def batch_uri_for(api_endpoint: str) -> str:
-    """The batch URI next to an API endpoint: `<root>/calendar/v3/` -> `<root>/batch/calendar/v3`.
-
-    googleapiclient's `new_batch_http_request()` always uses Google's own batch URI, ignoring an
-    `api_endpoint` override, which would send a test's (or a proxy user's) batch to Google.
-    """
-    endpoint = _with_slash(api_endpoint)
-    suffix = "calendar/v3/"
-    if endpoint.endswith(suffix):
-        return endpoint[: -len(suffix)] + "batch/calendar/v3"
-    return endpoint + "batch"
 
 
 def backend_from_settings(home_dir: Path | str, *, api_endpoint: str | None = None,

@@ -7,17 +7,12 @@ reading of ids and instance stamps.
 from __future__ import annotations
 
 import base64
-import re
 import secrets
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from tools.events import UTC, Event, as_date, format_when, parse_when, zone
-
-#: base32hex as Google defines it for event ids: lowercase a-v and digits, 5 to 1024 characters.
-BASE32HEX_ALPHABET = "0123456789abcdefghijklmnopqrstuv"
-EVENT_ID_RE = re.compile(r"^[a-v0-9]{5,1024}$")
-INSTANCE_ID_RE = re.compile(r"^(?P<base>[a-v0-9]{5,1024})_(?P<stamp>\d{8}(?:T\d{6}Z)?)$")
+from tools.occurrences import BASE32HEX_ALPHABET, GOOGLE_EVENT_ID_RE, GOOGLE_INSTANCE_ID_RE
 
 #: The private extended property that marks which turn created an event, so that a create retried
 #: after a lost response can recognise its own earlier success instead of failing or duplicating.
@@ -39,7 +34,7 @@ def stable_event_id(name: str) -> str:
     A name that already is a Google id is kept; anything else is base32hex-encoded (lowercased,
     unpadded), so replays can write "ev_1" by id and find it again without a lookup table.
     """
-    if id_problem(name) is None and not INSTANCE_ID_RE.match(name):
+    if id_problem(name) is None and not GOOGLE_INSTANCE_ID_RE.match(name):
         return name
     encoded = base64.b32hexencode(name.encode("utf-8")).decode("ascii").lower().rstrip("=")
     return encoded + "0" * max(0, 5 - len(encoded))
@@ -49,11 +44,11 @@ def id_problem(event_id: str) -> str | None:
     """Why `event_id` cannot name a Google event (or an occurrence of one), or None."""
     if not event_id:
         return "empty id"
-    if EVENT_ID_RE.match(event_id) or INSTANCE_ID_RE.match(event_id):
+    if GOOGLE_EVENT_ID_RE.match(event_id) or GOOGLE_INSTANCE_ID_RE.match(event_id):
         return None
     if "_" in event_id:
         base, _, stamp = event_id.rpartition("_")
-        if EVENT_ID_RE.match(base):
+        if GOOGLE_EVENT_ID_RE.match(base):
             return (f"{event_id!r} is not a Google instance id: the part after '_' must be "
                     "YYYYMMDD or YYYYMMDDTHHMMSSZ")
     bad = sorted({c for c in event_id if c not in BASE32HEX_ALPHABET})
@@ -64,20 +59,9 @@ def id_problem(event_id: str) -> str | None:
 
 
 def split_instance_id(event_id: str) -> tuple[str, str] | None:
-    """(series id, stamp) for an occurrence id, else None."""
-    match = INSTANCE_ID_RE.match(event_id)
+    """(series id, stamp) for an occurrence of a Google event, else None."""
+    match = GOOGLE_INSTANCE_ID_RE.match(event_id)
     return (match["base"], match["stamp"]) if match else None
-
-
-def instance_stamp(original: date | datetime) -> str:
-    """Google's occurrence suffix: the UTC start instant, or the date of an all-day occurrence."""
-    if isinstance(original, datetime):
-        return original.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return original.strftime("%Y%m%d")
-
-
-def instance_id(series_id: str, original: date | datetime) -> str:
-    return f"{series_id}_{instance_stamp(original)}"
 
 
 def time_field(value: date | datetime, tz_name: str) -> dict[str, Any]:
@@ -191,20 +175,6 @@ def patch_body(current: dict[str, Any], before: Event, after: Event) -> dict[str
                 field["date"] = None
             body[key] = field
     return body
-
-
-def same_outcome(wanted: Event, got: Event, fields: set[str]) -> bool:
-    """Whether `got` already shows the changes `wanted` names (used after a lost response)."""
-    for name in fields:
-        if name in ("start", "end", "all_day", "timezone"):
-            if (wanted.start_instant, wanted.end_instant, wanted.all_day) != (
-                    got.start_instant, got.end_instant, got.all_day):
-                return False
-            if not wanted.all_day and wanted.timezone != got.timezone:
-                return False
-        elif getattr(wanted, name) != getattr(got, name):
-            return False
-    return True
 
 
 def update_body(record: dict[str, Any]) -> dict[str, Any]:

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlmodel import Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
 from tools.backend import CalendarBackend, CalendarError, EventNotFound, Snapshot, VersionConflict
 from tools.events import Event, EventFieldError, event_from_contract
-from tools.google_events import same_outcome
+from tools.patching import same_outcome
 from tools.schema import add_missing_columns
 from tools.store import ensure_tables
 from tools.turn_owner import Owner, current_owner, is_alive
@@ -364,6 +364,35 @@ class Journal:
             entry.post_event = _event_json(post_event)
             entry.state = "done"
             session.commit()
+
+    def begin_many(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                   writes: list[tuple[Event, str, str | None]]) -> list[int]:
+        """`begin` for the updates of one bulk call, each (event before, intent, base version):
+        every pre-image read at once and committed in one transaction before any is written."""
+        self.open_turn(turn_id)
+        pres = self.backend.snapshots(calendar_id, [event.id for event, _, _ in writes])
+        rows = [JournalEntry(turn_id=turn_id, attempt=attempt, tool=tool, calendar_id=calendar_id,
+                             event_id=event.id, pre=json.dumps(pre.to_json()),
+                             pre_event=_event_json(event), intent=intent, base_version=base)
+                for (event, intent, base), pre in zip(writes, pres)]
+        with Session(self.engine, expire_on_commit=False) as session:
+            session.add_all(rows)
+            session.commit()
+        return [row.id for row in rows if row.id is not None]
+
+    def complete_many(self, calendar_id: str, entry_ids: list[int],
+                      written: list[Event]) -> None:
+        """`complete` for the entries of `begin_many`, in order: post-images read at once and
+        committed in one transaction."""
+        posts = self.backend.snapshots(calendar_id, [event.id for event in written])
+        table = JournalEntry.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            conn.execute(update(table).where(table.c.id == bindparam("entry")).values(
+                post=bindparam("post_json"), post_version=bindparam("version"),
+                post_event=bindparam("event_json"), state="done"),
+                [{"entry": entry, "post_json": json.dumps(post.to_json()), "version": post.version,
+                  "event_json": _event_json(event)}
+                 for entry, post, event in zip(entry_ids, posts, written)])
 
     def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
         """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have

@@ -6,9 +6,11 @@ column is therefore nullable or has a literal default, and this adds what is mis
 """
 from __future__ import annotations
 
-from sqlalchemy import inspect
+from sqlalchemy import Table, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
+
+from tools.store import table_of
 
 
 def _literal(value: object) -> str | None:
@@ -21,12 +23,12 @@ def _literal(value: object) -> str | None:
     return None
 
 
-def add_missing_columns(engine: Engine, *models: type[SQLModel]) -> list[str]:
+def add_missing_columns(engine: Engine, *models: type[SQLModel] | Table) -> list[str]:
     """ALTER TABLE ... ADD COLUMN for every model column its table lacks; returns what was added."""
     added: list[str] = []
     inspector = inspect(engine)
     for model in models:
-        table = model.__table__  # type: ignore[attr-defined]
+        table = table_of(model)
         if not inspector.has_table(table.name):
             continue
         present = {c["name"] for c in inspector.get_columns(table.name)}

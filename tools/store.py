@@ -12,6 +12,7 @@ import os
 import stat
 from pathlib import Path
 
+from sqlalchemy import Table
 from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
@@ -96,9 +97,19 @@ def sqlite_engine(path: Path | str) -> Engine:
     return engine
 
 
-def ensure_tables(engine: Engine, *models: type[SQLModel]) -> None:
-    """Create the tables of `models` if missing; each store calls it for its own tables only."""
-    SQLModel.metadata.create_all(engine, tables=[m.__table__ for m in models])  # type: ignore[attr-defined]
+def table_of(model: type[SQLModel] | Table) -> Table:
+    """The Core table of a sqlmodel class, or the table itself."""
+    if isinstance(model, Table):
+        return model
+    table: Table = model.__table__  # type: ignore[attr-defined]
+    return table
+
+
+def ensure_tables(engine: Engine, *models: type[SQLModel] | Table) -> None:
+    """Create the tables (and their indexes) of `models` if missing; each store calls it for its
+    own tables only."""
+    for model in models:
+        table_of(model).create(engine, checkfirst=True)
 
 
 def forget_engines() -> None:

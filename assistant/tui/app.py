@@ -24,7 +24,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Static
 from textual.worker import get_current_worker
 
-from assistant.commands.undo import UndoOutcome, undo_last
 from assistant.tui.formatting import findings_markdown
 from assistant.tui.screens import ConfirmScreen, FindingsScreen, HelpScreen, SetupScreen
 from assistant.tui.widgets import AgendaPanel, NoticeMessage, TurnView, UndoView, UserMessage
@@ -424,22 +423,21 @@ class CalendarApp(App[int]):
         agent = self.agent
         assert agent is not None
         try:
-            outcome = undo_last(agent)  # the same undo as `calendar-assistant undo`
+            result = agent.undo_last()
         except Exception as exc:  # noqa: BLE001
             self.call_from_thread(self.add_notice, f"Undo failed: {exc}", True)
             return
-        self.call_from_thread(self._undo_done, outcome)
+        self.call_from_thread(self._undo_done, result)
 
-    async def _undo_done(self, outcome: UndoOutcome) -> None:
-        result = outcome.report
+    async def _undo_done(self, result: Any) -> None:
         if result is None:
-            self.add_notice(outcome.message)
+            self.add_notice("Nothing to undo.")
             return
         conversation = self.query_one("#conversation", VerticalScroll)
         await conversation.mount(UndoView(result, self.tz_name, classes="undo"))
         self.scroll_down()
         self._highlight = set(result.restored_ids)
-        self.notify("Undone: " + outcome.message)
+        self.notify("Undone: " + result.summary())
         self.refresh_agenda()
 
     def add_notice(self, text: str, error: bool = False) -> None:
