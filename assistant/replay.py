@@ -1,4 +1,5 @@
-"""`calendar-assistant replay FILE`: a scripted conversation through the real agent loop.
+"""The replay engine: a scripted conversation through the real agent loop (the command line is
+`assistant.commands.replay`).
 
 The scripted main-model responses and reflection answers are served by the fake Anthropic server
 from `fixtures/`, so the real SDK, the real tool registry, journal, guard and rollback all run
@@ -7,11 +8,9 @@ turn records go to the configured home as usual.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -212,19 +211,3 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
         out["script_errors"] = failures
     return out
 
-
-def run(args: argparse.Namespace) -> int:
-    from assistant.cli import fail
-
-    try:
-        scenario = load_scenario(Path(args.file))
-    except ScenarioError as exc:
-        fail(str(exc))
-    settings = replay_settings(load_settings(), scenario)
-    with tempfile.TemporaryDirectory(prefix="calendar-replay-") as tmp:
-        result = run_scenario(scenario, settings, Path(tmp))
-        from tools.store import forget_engines
-
-        forget_engines()
-    print(json.dumps(result, indent=1, ensure_ascii=False))
-    return 1 if result.get("script_errors") else 0

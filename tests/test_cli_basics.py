@@ -1,5 +1,6 @@
 """The command line basics: `tools` prints exactly what the model sees, `agenda` lists the
-configured calendar, and bad arguments exit 2 with one line on stderr and no traceback."""
+configured calendar in words, `--version` prints the version, and bad arguments exit 2 with one
+line on stderr and no traceback."""
 from __future__ import annotations
 
 import json
@@ -72,7 +73,28 @@ def test_agenda_json_lists_a_created_event(home, capsys):
     assert [e["id"] for e in json.loads(capsys.readouterr().out)] == [made.id, far.id]
     assert main(["agenda", "--now", NOW]) == 0
     text = capsys.readouterr().out
-    assert "Family dinner" in text and made.id in text and "Far away" not in text
+    assert "Family dinner" in text and "Far away" not in text
+
+
+def test_agenda_text_is_in_words_without_ids(home, capsys):
+    """Family members read the agenda: the day and times in words, the title and place, no id."""
+    services = build_services(load_settings())
+    start = datetime(2025, 10, 21, 18, 0, tzinfo=ZoneInfo(PERSON_TZ))
+    made = services.backend.create_event(services.calendar_id, Event(
+        id=services.backend.new_event_id(), title="Family dinner", start=start,
+        end=start + timedelta(hours=1, minutes=30), timezone=PERSON_TZ, location="123 Maple St"))
+    store.forget_engines()
+    assert main(["agenda", "--now", NOW]) == 0
+    text = capsys.readouterr().out
+    assert text == "Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St\n"
+    assert made.id not in text
+
+
+def test_version_prints_the_installed_version(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"calendar-assistant {version('calendar-assistant')}\n"
 
 
 def test_agenda_on_an_empty_calendar(home, capsys):

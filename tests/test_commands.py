@@ -208,3 +208,54 @@ def test_check_llm_makes_live_calls_only_where_needed(tmp_path: Path, monkeypatc
     assert code == 0
     assert lines[0]["llm_used"] is False and lines[0]["valid"] is True
     assert lines[1]["llm_used"] is True and lines[1]["valid"] is False and lines[1]["confidence"] == "low"
+
+
+# ----------------------------------------------------------------------------- the commands' shape
+def _modules(package: Path) -> list[Path]:
+    return sorted(p for p in package.rglob("*.py"))
+
+
+def test_every_command_module_is_registered_and_every_subcommand_has_one() -> None:
+    """`assistant.cli` builds its parser from `assistant.commands`: a module left out of
+    `COMMANDS` would be a command nobody can run, and a subcommand must map to one module."""
+    import assistant.commands as package
+    from assistant.cli import COMMANDS, build_parser
+
+    names = {p.stem for p in Path(package.__file__).parent.glob("*.py")} - {"__init__", "usage"}
+    assert {c.__name__.rsplit(".", 1)[1] for c in COMMANDS} == names  # type: ignore[attr-defined]
+    parser = build_parser()
+    [subparsers] = [a for a in parser._actions if a.choices and a.dest == "command"]
+    for name, sub in subparsers.choices.items():
+        run = sub.get_default("run")
+        assert run.__module__ == f"assistant.commands.{name}", name
+
+
+def test_reflection_never_imports_assistant() -> None:
+    """DESIGN's import rule, with no exception left: the lessons command lives in assistant."""
+    import ast
+
+    import reflection
+
+    offenders = []
+    for path in _modules(Path(reflection.__file__).parent):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.name}: {n}" for n in names if n == "assistant" or n.startswith("assistant.")]
+    assert offenders == []
+
+
+def test_no_command_imports_the_cli_or_loads_modules_by_name() -> None:
+    """Commands import `usage` for their errors; nothing reaches back into `assistant.cli` (the
+    old cycle) and nothing is dispatched through module-name strings."""
+    import assistant.commands as package
+
+    root = Path(package.__file__).parent
+    for path in [*_modules(root), root.parent / "cli.py"]:
+        text = path.read_text(encoding="utf-8")
+        assert "from assistant.cli" not in text and "import_module" not in text, path.name
+
+
+def test_undo_with_nothing_recorded(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "undo")
+    assert (code, out) == (0, "Nothing to undo.\n")

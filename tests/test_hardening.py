@@ -169,7 +169,7 @@ def test_resolve_batch_that_is_not_utf8_names_the_line(home: Path, tmp_path: Pat
 def test_resolve_refusal_is_one_line(home: Path, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Whatever the resolver refuses (ValueError) or overflows on is bad input, not a crash."""
-    import assistant.resolve_command as command
+    import assistant.commands.resolve as command
 
     def refuses(text: str, now: object, tz: str) -> None:
         raise OverflowError("date value out of range")

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Static
 from textual.worker import get_current_worker
 
+from assistant.commands.undo import UndoOutcome, undo_last
 from assistant.tui.formatting import findings_markdown
 from assistant.tui.screens import ConfirmScreen, FindingsScreen, HelpScreen, SetupScreen
 from assistant.tui.widgets import AgendaPanel, NoticeMessage, TurnView, UndoView, UserMessage
@@ -423,21 +424,22 @@ class CalendarApp(App[int]):
         agent = self.agent
         assert agent is not None
         try:
-            result = agent.undo_last()
+            outcome = undo_last(agent)  # the same undo as `calendar-assistant undo`
         except Exception as exc:  # noqa: BLE001
             self.call_from_thread(self.add_notice, f"Undo failed: {exc}", True)
             return
-        self.call_from_thread(self._undo_done, result)
+        self.call_from_thread(self._undo_done, outcome)
 
-    async def _undo_done(self, result: Any) -> None:
+    async def _undo_done(self, outcome: UndoOutcome) -> None:
+        result = outcome.report
         if result is None:
-            self.add_notice("Nothing to undo.")
+            self.add_notice(outcome.message)
             return
         conversation = self.query_one("#conversation", VerticalScroll)
         await conversation.mount(UndoView(result, self.tz_name, classes="undo"))
         self.scroll_down()
         self._highlight = set(result.restored_ids)
-        self.notify("Undone: " + result.summary())
+        self.notify("Undone: " + outcome.message)
         self.refresh_agenda()
 
     def add_notice(self, text: str, error: bool = False) -> None:

@@ -1,4 +1,5 @@
-"""Launch glue: `calendar-assistant` / `chat` and `calendar-assistant demo`.
+"""Launch glue for `calendar-assistant` / `chat` and `calendar-assistant demo` (their commands are
+`assistant.commands.chat` and `.demo`).
 
 Kept out of `app.py` so the app itself never reads the environment or starts servers: tests
 build `CalendarApp` with whatever agent they like, and these two functions are the only places
@@ -6,7 +7,6 @@ that decide which agent a person gets.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import shutil
 import tempfile
@@ -33,12 +33,6 @@ def chat_app(settings: Settings) -> CalendarApp:
 
     return CalendarApp(settings, factory, needs_setup=not has_credentials(settings),
                        save_key=lambda key: save_setting(settings, "api_key", key))
-
-
-def run_chat(args: argparse.Namespace) -> int:
-    settings = load_settings()
-    result = chat_app(settings).run()
-    return int(result or 0)
 
 
 @dataclasses.dataclass
@@ -106,12 +100,3 @@ def _person_zone() -> str | None:
     except Exception:  # noqa: BLE001 - a broken config must not stop the demo
         return None
 
-
-def run_demo(args: argparse.Namespace) -> int:
-    script = getattr(args, "script", None)
-    rig = demo_rig(script_path=Path(script) if script else None)
-    try:
-        result = rig.app.run()
-    finally:
-        rig.close()
-    return int(result or 0)

@@ -29,17 +29,17 @@ def _dedupe(phrases: list[Phrase]) -> list[Phrase]:
 
 
 def written_keys(ctx: CheckContext) -> set[str]:
-    return {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    return {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
 
 
 def bind(ctx: CheckContext, write: WriteCall) -> Binding:
     reading = ctx.reading
     all_targets = [p for p in reading.phrases if p.role == "target"]
-    if write.name == "create_calendar_event":
+    if write.kind == "create":
         touched = written_keys(ctx)
         claimed = {p.start_index for m in reading.mentions if m.ref.keys() & touched for p in m.phrases}
         free = [p for p in all_targets if p.start_index not in claimed]
-        creates = [w for w in ctx.writes if w.name == "create_calendar_event"]
+        creates = [w for w in ctx.writes if w.kind == "create"]
         certain = reading.clean_binding and len(creates) == 1 and bool(free) and one_group(free)
         return Binding(_dedupe(free or all_targets), certain)
     mentions = ctx.mentions_for(write.event_id)

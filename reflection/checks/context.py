@@ -21,11 +21,6 @@ from tools.occurrences import instance_parts, is_occurrence
 from tools.specs import guard_kind
 
 WriteKind = Literal["create", "update", "delete"]
-# The name each kind of write goes by in the checks that still compare names; a tool's own name
-# never reaches them, so a new tool whose spec says `guard_kind="update"` is checked as an update.
-_CHECKED_AS: dict[WriteKind, str] = {"create": "create_calendar_event",
-                                     "update": "update_calendar_event",
-                                     "delete": "delete_calendar_event"}
 
 
 @dataclass
@@ -37,11 +32,6 @@ class WriteCall:
     call: GuardCall
     sub: int | None = None
     kind: WriteKind = "update"
-
-    @property
-    def name(self) -> str:
-        """The write's kind, spelled as the checks compare it (see `_CHECKED_AS`)."""
-        return _CHECKED_AS[self.kind]
 
     @property
     def input(self) -> dict[str, Any]:

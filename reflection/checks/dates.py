@@ -50,13 +50,13 @@ def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, upda
 
 
 def _current(ctx: CheckContext, write: WriteCall) -> Event | None:
-    return ctx.event(write.event_id) if write.name == "update_calendar_event" else None
+    return ctx.event(write.event_id) if write.kind == "update" else None
 
 
 def check_written_values(ctx: CheckContext) -> None:
     """A start or end that is not a date ("2025-02-30") cannot have been written as asked."""
     for write in ctx.writes:
-        if write.failed or write.name == "delete_calendar_event":
+        if write.failed or write.kind == "delete":
             continue
         for key in ("start", "end"):
             raw = write.input.get(key)
@@ -75,7 +75,7 @@ def check_contradictions(ctx: CheckContext) -> None:
     if not bad:
         return
     for write in ctx.writes:
-        if write.failed or write.name == "delete_calendar_event" or "start" not in write.input:
+        if write.failed or write.kind == "delete" or "start" not in write.input:
             continue
         expr = bad[0]
         ctx.error(write, "date", f"the request names an impossible date ('{expr.span}': "
@@ -86,9 +86,9 @@ def check_contradictions(ctx: CheckContext) -> None:
 def check_start(ctx: CheckContext) -> None:
     """Each written start against the phrases bound to its write."""
     for write in ctx.writes:
-        if write.failed or write.name == "delete_calendar_event" or ctx.is_flagged(write):
+        if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
-        if write.name == "update_calendar_event" and "start" not in write.input:
+        if write.kind == "update" and "start" not in write.input:
             if "end" in write.input:
                 ctx.unsure(write, "the end changed without a start")
             continue
@@ -136,7 +136,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         ctx.unsure(write, "no start could be read")
         return
     _weekday_fact(ctx, start, "start", write.written("start"))
-    update = write.name == "update_calendar_event"
+    update = write.kind == "update"
     binding = bind(ctx, write)
     if not binding.phrases:
         ctx.unsure(write, "no phrase of the message says when")
@@ -205,7 +205,7 @@ def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdi
         ctx.unsure(write, f"'{phrase.text}' was read as a time before 7 in the morning")
     if certain:
         for vague in dict.fromkeys(allowed.ambiguous_phrases):
-            alone = _allowed(ctx, [vague], _current(ctx, write), write.name == "update_calendar_event")
+            alone = _allowed(ctx, [vague], _current(ctx, write), write.kind == "update")
             ctx.warning(write.index, "ambiguity",
                         f"'{vague.text}' can mean {describe(alone, ctx.tz)}; the call chose "
                         f"{describe_when(start)} without asking", "ask the person which one they mean",
@@ -253,7 +253,7 @@ OTHER_FIELDS = ("title", "description", "attendees", "recurrence", "all_day", "c
 def check_other_fields(ctx: CheckContext) -> None:
     """A new title, description, attendees or repeat rule is for judgement, not for code."""
     for write in ctx.writes:
-        if write.name == "update_calendar_event" and any(k in write.input for k in OTHER_FIELDS):
+        if write.kind == "update" and any(k in write.input for k in OTHER_FIELDS):
             changed = [k for k in OTHER_FIELDS if k in write.input]
             ctx.unsure(write, "it changes " + ", ".join(changed))
 
@@ -262,7 +262,7 @@ def check_end(ctx: CheckContext) -> None:
     """The end after the start (an all-day end is exclusive); a shift keeps the length; a length
     the person gave is the length written; a span of days "through" a day includes it."""
     for write in ctx.writes:
-        if write.failed or write.name == "delete_calendar_event" or ctx.is_flagged(write):
+        if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
         _check_one_end(ctx, write)
 

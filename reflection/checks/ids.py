@@ -23,7 +23,7 @@ def exists(ctx: CheckContext, event_id: str) -> bool:
 
 def _recovered_later(ctx: CheckContext, write: WriteCall) -> bool:
     for later in ctx.writes:
-        if later.index > write.index and later.name == write.name and not later.failed \
+        if later.index > write.index and later.kind == write.kind and not later.failed \
                 and exists(ctx, later.event_id):
             return True
     return False
@@ -31,7 +31,7 @@ def _recovered_later(ctx: CheckContext, write: WriteCall) -> bool:
 
 def check_ids(ctx: CheckContext) -> None:
     for write in ctx.writes:
-        if write.name == "create_calendar_event":
+        if write.kind == "create":
             continue
         event_id = write.event_id
         if exists(ctx, event_id):

@@ -21,9 +21,9 @@ NEAR_SAME_TITLE = 85.0
 
 
 def _span(ctx: CheckContext, write: WriteCall) -> tuple[datetime, datetime] | None:
-    current = ctx.event(write.event_id) if write.name == "update_calendar_event" else None
+    current = ctx.event(write.event_id) if write.kind == "update" else None
     tz_name = write.input.get("timezone") or (current.timezone if current else None)
-    if write.name == "update_calendar_event" and "start" not in write.input and "end" not in write.input:
+    if write.kind == "update" and "start" not in write.input and "end" not in write.input:
         return None
     start = ctx.read_when(write.written("start"), tz_name) if write.written("start") else (
         ctx.local(current.start) if current else None)
@@ -54,7 +54,7 @@ def _expanded(event: Event, start: datetime, end: datetime) -> list[Event]:
 
 def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> list[Event]:
     own = ctx.series_key(write.event_id) if write.event_id else None
-    moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
     calendar_id = write.input.get("calendar_id")
     out = []
     for event in ctx.case.calendar:
@@ -69,7 +69,7 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime)
 
 def check_overlaps(ctx: CheckContext) -> None:
     for write in ctx.writes:
-        if write.failed or write.name == "delete_calendar_event" or ctx.is_flagged(write):
+        if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
         span = _span(ctx, write)
         if span is None or write.written("all_day"):
@@ -83,7 +83,7 @@ def check_overlaps(ctx: CheckContext) -> None:
             o_start, o_end = other.start_instant, other.end_instant
             if not (start < o_end and o_start < end):
                 continue
-            same = write.name == "create_calendar_event" and abs(start - o_start).total_seconds() < 60 \
+            same = write.kind == "create" and abs(start - o_start).total_seconds() < 60 \
                 and fuzz.token_set_ratio(_title_key(title), _title_key(other.title)) >= NEAR_SAME_TITLE
             when = describe_when(o_start.astimezone(ctx.tz))
             if same:

@@ -26,7 +26,7 @@ open mess sick""".split())
 
 
 def _verb(write: WriteCall) -> str:
-    return {"update_calendar_event": "changes", "delete_calendar_event": "deletes"}.get(write.name, "writes")
+    return {"update": "changes", "delete": "deletes"}.get(write.kind, "writes")
 
 
 def _title(ctx: CheckContext, write: WriteCall) -> str:
@@ -53,12 +53,12 @@ def check_unreferenced(ctx: CheckContext) -> None:
     # the second one"): the conversation names the event, so nothing here can be proven.
     if reading.group or not any(m.certain for m in reading.mentions):
         for write in ctx.writes:
-            if write.name != "create_calendar_event" and not ctx.reading.mentions_of(ctx.series_key(write.event_id)):
+            if write.kind != "create" and not ctx.reading.mentions_of(ctx.series_key(write.event_id)):
                 ctx.unsure(write, "the message does not name this event")
         return
     unnamed: dict[str, list[WriteCall]] = {}
     for write in ctx.writes:
-        if write.name == "create_calendar_event" or ctx.is_flagged(write):
+        if write.kind == "create" or ctx.is_flagged(write):
             continue
         key = ctx.series_key(write.event_id)
         if reading.may_name(key) or ctx.event(write.event_id) is None:
@@ -86,7 +86,7 @@ def check_unreferenced(ctx: CheckContext) -> None:
 def check_named_event(ctx: CheckContext) -> None:
     """The event a write touches is the one its mention names for sure; a near-tie is unsure."""
     for write in ctx.writes:
-        if write.name == "create_calendar_event" or ctx.is_flagged(write):
+        if write.kind == "create" or ctx.is_flagged(write):
             continue
         key = ctx.series_key(write.event_id)
         mentions = ctx.reading.mentions_of(key)
@@ -107,15 +107,15 @@ def check_named_event(ctx: CheckContext) -> None:
 def _only_other(ctx: CheckContext, mentions: list[Mention], key: str) -> bool:
     """Every mention that could be this event is certain of another one, which the attempt did
     not touch (so this write is not that mention's event under another id)."""
-    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
     return all(m.ref.best not in touched for m in mentions)
 
 
 def check_delete_vs_change(ctx: CheckContext) -> None:
     """A delete where the person asked to move or change the event."""
-    creates = [w for w in ctx.writes if w.name == "create_calendar_event" and not w.failed]
+    creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
     for write in ctx.writes:
-        if write.name != "delete_calendar_event" or write.failed or ctx.is_flagged(write):
+        if write.kind != "delete" or write.failed or ctx.is_flagged(write):
             continue
         key = ctx.series_key(write.event_id)
         mentions = ctx.reading.mentions_of(key)
@@ -144,8 +144,8 @@ def _norm(text: str) -> str:
 
 def check_create_vs_move(ctx: CheckContext) -> None:
     """A create where a move was asked, leaving the old event behind; or one event made twice."""
-    creates = [w for w in ctx.writes if w.name == "create_calendar_event" and not w.failed]
-    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
+    touched = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
     for i, write in enumerate(creates):
         title = str(write.written("title") or "")
         for earlier in creates[:i]:
@@ -185,7 +185,7 @@ def check_series_scope(ctx: CheckContext) -> None:
     """The whole series changed when one occurrence was asked, or the reverse; the wrong one."""
     per_series: dict[str, list[WriteCall]] = {}
     for write in ctx.writes:
-        if write.name != "create_calendar_event" and not write.failed:
+        if write.kind != "create" and not write.failed:
             per_series.setdefault(ctx.series_key(write.event_id), []).append(write)
     for key, writes in per_series.items():
         master = ctx.case.event(key)
@@ -232,7 +232,7 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     if original is None:
         return
     day = as_date(ctx.local(original))
-    deleting = write.name == "delete_calendar_event"
+    deleting = write.kind == "delete"
     phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources)
                if p.role != "negated" and p.shift is None and p.day_relative is None]
     if not phrases:
@@ -275,7 +275,7 @@ def _listed(ctx: CheckContext) -> list[Mention]:
 def check_all_parts_done(ctx: CheckContext) -> None:
     """A part of the request that asks for a change no write carried out leaves every write
     unverified (the model may have left it undone, or asked about it)."""
-    written = {ctx.series_key(w.event_id) for w in ctx.writes if w.name != "create_calendar_event"}
+    written = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
     if not written:
         return
     for mention in ctx.reading.mentions:
@@ -301,7 +301,7 @@ def check_half_done(ctx: CheckContext) -> None:
     if re.search(r"\b(if|unless|or|whichever|either|maybe|check)\b", reading.text, re.I):
         return
     done = {ctx.series_key(w.event_id) for w in ctx.writes
-            if w.name != "create_calendar_event" and not w.failed}
+            if w.kind != "create" and not w.failed}
     if not done or ctx.flagged or any(w.failed for w in ctx.writes):
         return
     missing = [k for k in keys if k not in done]
@@ -327,7 +327,7 @@ def check_swap(ctx: CheckContext) -> None:
         return
     events = [ctx.case.event(k) for k in keys]
     writes = {ctx.series_key(w.event_id): w for w in ctx.writes
-              if w.name == "update_calendar_event" and not w.failed}
+              if w.kind == "update" and not w.failed}
     if not all(k in writes for k in keys) or not all(events):
         return
     if any(e is not None and e.recurrence for e in events):

@@ -8,20 +8,28 @@ from __future__ import annotations
 import argparse
 import json
 
+from assistant.commands.usage import Subparsers, fail, fixed_now
 from assistant.settings import load_settings
 
 
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("ask", help="one guarded turn without the chat window")
+    parser.add_argument("message")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
+    parser.add_argument("--now", help="run the turn as if it were this ISO datetime (scripts, tests)")
+    parser.set_defaults(run=run)
+
+
 def run(args: argparse.Namespace) -> int:
+    # The agent and the model SDK load only here: every other command starts without them.
     from assistant.app import build_agent
-    from assistant.cli import fail
     from assistant.model_client import has_credentials
 
     settings = load_settings()
     if not has_credentials(settings):
         fail("ask: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
-    from assistant.cli import fixed_now
-
-    fixed = fixed_now(getattr(args, "now", None), settings.timezone)
+    fixed = fixed_now(args.now, settings.timezone)
     agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
                         now=(lambda: fixed) if fixed is not None else None)
     report = agent.run_turn(args.message)

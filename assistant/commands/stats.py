@@ -1,33 +1,33 @@
-"""`calendar-assistant stats`: what the guard did, counted from the turn records."""
+"""`calendar-assistant stats [--json]`: what the guard did, counted from the turn records."""
 from __future__ import annotations
 
 import argparse
 import json
 from typing import Any
 
+from assistant.commands.usage import Subparsers
 from assistant.records import TurnRecorder, summarize
 from assistant.settings import load_settings
+from reflection.lessons import LessonStore
 from tools.store import sqlite_engine
 
 
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("stats", help="what the guard did, from the turn records")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(run=run)
+
+
 def collect() -> dict[str, Any]:
+    """The turn records' figures, with how often a surfaced lesson's mistake came back."""
     settings = load_settings()
     engine = sqlite_engine(settings.state_db)
-    figures = summarize(TurnRecorder(engine).all())
-    try:
-        from reflection.lessons import LessonStore
-
-        figures["lessons"] = LessonStore(engine).recurrence_after_surfacing()
-    except ImportError:
-        pass
+    figures: dict[str, Any] = summarize(TurnRecorder(engine).all())
+    figures["lessons"] = LessonStore(engine).recurrence_after_surfacing()
     return figures
 
 
-def run(args: argparse.Namespace) -> int:
-    figures = collect()
-    if args.json:
-        print(json.dumps(figures, indent=1))
-        return 0
+def text_lines(figures: dict[str, Any]) -> list[str]:
     share = figures["reflection_token_share"]
     median = figures["median_guard_ms"]
     lines = [
@@ -48,5 +48,13 @@ def run(args: argparse.Namespace) -> int:
         lines.append(f"surfaced lessons whose mistake came back: {lessons.get('recurred', 0)} of "
                      f"{lessons.get('surfaced_turns', 0)} turns"
                      + (f" ({rate:.0%})" if isinstance(rate, (int, float)) else ""))
-    print("\n".join(lines))
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    figures = collect()
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return 0
+    print("\n".join(text_lines(figures)))
     return 0

@@ -10,10 +10,20 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from reflection.case import CaseError, case_from_json
-from reflection.guard import Guard
+from assistant.commands.usage import Subparsers, existing_file, fail
+
+if TYPE_CHECKING:  # the guard loads in `run`: every other command starts without it
+    from reflection.guard import Guard
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("check", help="run the guard over guard cases (JSON Lines)")
+    parser.add_argument("file", type=existing_file)
+    parser.add_argument("--llm", action="store_true",
+                        help="live reflection calls for cases without a replayed answer")
+    parser.set_defaults(run=run)
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str | None]]:
@@ -27,14 +37,14 @@ def read_lines(path: Path) -> Iterator[tuple[int, str | None]]:
                 except UnicodeDecodeError:
                     yield number, None
     except OSError as exc:
-        from assistant.cli import fail
-
         fail(f"{path}: {exc.strerror or exc}")
 
 
 def verdict_line(guard: Guard, number: int, line: str | None) -> dict[str, Any]:
     """The verdict of one line; a bad line (blank, not UTF-8, not JSON, not a case) gets
     `{"id", "error"}` so the output keeps one line per input line."""
+    from reflection.case import CaseError, case_from_json
+
     if line is None:
         return {"id": None, "error": f"line {number}: not UTF-8 text"}
     if not line.strip():
@@ -54,23 +64,27 @@ def verdict_line(guard: Guard, number: int, line: str | None) -> dict[str, Any]:
         return {"id": case_id, "error": f"line {number}: {exc}"}
     except ValueError as exc:  # e.g. an unknown zone inside a phrase the resolver refused
         return {"id": case_id, "error": f"line {number}: {exc}"}
-    return run.verdict.to_json(case_id)
+    verdict: dict[str, Any] = run.verdict.to_json(case_id)
+    return verdict
+
+
+def _guard(live: bool) -> Guard:
+    """The symbolic guard, or with `live` the guard that asks the reflection model when unsure."""
+    from reflection.guard import Guard
+
+    if not live:
+        return Guard(mode="symbolic", reflect=None)
+    from assistant.model_client import has_credentials, reflection_call_from_settings  # the SDK: only when asked
+    from assistant.settings import load_settings
+
+    settings = load_settings()
+    if not has_credentials(settings):
+        fail("check --llm: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
+    return Guard(mode="auto", reflect=reflection_call_from_settings(settings))
 
 
 def run(args: argparse.Namespace) -> int:
-    reflect = None
-    mode = "symbolic"
-    if args.llm:
-        from assistant.cli import fail
-        from assistant.model_client import has_credentials, reflection_call_from_settings
-        from assistant.settings import load_settings
-
-        settings = load_settings()
-        if not has_credentials(settings):
-            fail("check --llm: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
-        reflect = reflection_call_from_settings(settings)
-        mode = "auto"
-    guard = Guard(mode=mode, reflect=reflect)
+    guard = _guard(bool(args.llm))
     lines = list(read_lines(Path(args.file)))
     for number, line in lines:
         print(json.dumps(verdict_line(guard, number, line), ensure_ascii=False))

@@ -1,9 +1,7 @@
 """`calendar-assistant lessons`: list, resolve, forget and export lessons; show the constitution.
 
-This module is the CLI glue, and the one exception to the rule that `reflection` never imports
-`assistant`: it needs the settings (where the state database is) and `assistant.cli.fail` (one-line
-usage errors, exit 2). Nothing else in `reflection` may import it, so the package stays usable
-without the app.
+The command lives here, in `assistant`, because it needs the settings (where the state database
+is) and the one-line usage errors; `reflection` offers `LessonStore` and never imports the app.
 """
 from __future__ import annotations
 
@@ -13,14 +11,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assistant.cli import fail
+from assistant.commands.usage import Subparsers, fail
 from assistant.settings import load_settings
 from reflection.constitution import SYMBOLIC_RULES
 from reflection.lessons import Lesson, LessonStore
 from tools.store import sqlite_engine
 
 
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("lessons", help="list, resolve, forget or export lessons")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--resolve", metavar="ID", type=int)
+    parser.add_argument("--forget", metavar="ID", type=int)
+    parser.add_argument("--export", metavar="FILE")
+    parser.add_argument("--constitution", action="store_true", help="show the rule summary")
+    parser.set_defaults(run=run)
+
+
 def open_store() -> LessonStore:
+    """The configured lesson store (the state database, the configured selection knobs)."""
     settings = load_settings()
     return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
                        min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced,
@@ -30,30 +39,27 @@ def open_store() -> LessonStore:
 def run(args: argparse.Namespace) -> int:
     store = open_store()
     acted = False
-    resolve_id = getattr(args, "resolve", None)
-    forget_id = getattr(args, "forget", None)
-    export_to = getattr(args, "export", None)
-    as_json = bool(getattr(args, "json", False))
-    if resolve_id is not None:
-        if not store.resolve(resolve_id):
-            fail(f"lessons --resolve: no lesson with id {resolve_id}")
+    as_json = bool(args.json)
+    if args.resolve is not None:
+        if not store.resolve(args.resolve):
+            fail(f"lessons --resolve: no lesson with id {args.resolve}")
         if not as_json:
-            print(f"Lesson {resolve_id} marked resolved.")
+            print(f"Lesson {args.resolve} marked resolved.")
         acted = True
-    if forget_id is not None:
-        if not store.forget(forget_id):
-            fail(f"lessons --forget: no lesson with id {forget_id}")
+    if args.forget is not None:
+        if not store.forget(args.forget):
+            fail(f"lessons --forget: no lesson with id {args.forget}")
         if not as_json:
-            print(f"Lesson {forget_id} forgotten.")
+            print(f"Lesson {args.forget} forgotten.")
         acted = True
-    if export_to:
-        _export(store, export_to)
+    if args.export:
+        _export(store, args.export)
         acted = True
-    if getattr(args, "constitution", False):
+    if args.constitution:
         _print_constitution(store, as_json)
         return 0
     if as_json:
-        print(json.dumps([l.to_contract() for l in store.all()], indent=1, ensure_ascii=False))
+        print(json.dumps([lesson.to_contract() for lesson in store.all()], indent=1, ensure_ascii=False))
     elif not acted:
         _print_table(store.all())
     return 0
@@ -64,9 +70,8 @@ def _export(store: LessonStore, target: str) -> None:
     if target == "-":
         sys.stdout.write(text)
         return
-    path = Path(target)
     try:
-        path.write_text(text, encoding="utf-8")
+        Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"lessons --export: cannot write {target}: {exc.strerror or exc}")
     print(f"Exported {len(store.all())} lesson(s) to {target}.", file=sys.stderr)

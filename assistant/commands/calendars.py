@@ -1,0 +1,24 @@
+"""`calendar-assistant calendars`: the calendars of the configured backend, the one in use starred."""
+from __future__ import annotations
+
+import argparse
+
+from assistant.commands.usage import Subparsers
+from assistant.services import build_backend
+from assistant.settings import load_settings
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("calendars", help="list the calendars of the configured backend")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    backend = build_backend(settings)
+    current = settings.calendar_id or backend.primary_calendar_id()
+    for cal in backend.calendars():
+        mark = "*" if cal.id == current else " "
+        primary = " (primary)" if cal.primary else ""
+        print(f"{mark} {cal.id}\t{cal.name}{primary}")
+    return 0

@@ -1,0 +1,43 @@
+"""`calendar-assistant login`: connect a Google account (the OAuth flow, token in the home dir)."""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+
+from assistant.commands.usage import Subparsers, existing_file, fail
+from assistant.settings import load_settings
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("login", help="connect a Google account")
+    parser.add_argument("--client-secrets", type=existing_file, help="OAuth client JSON from Google Cloud")
+    parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--port", type=int, default=0)
+    parser.set_defaults(run=run)
+
+
+def has_browser() -> bool:
+    """Whether a browser can open here (not over SSH, not on a Linux box without a display)."""
+    if os.environ.get("SSH_CONNECTION") or os.environ.get("SSH_TTY"):
+        return False
+    if os.name == "posix" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return bool(shutil.which("open"))  # macOS has no DISPLAY but can open a browser
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    from tools.google_auth import login  # the Google libraries load only for this command
+
+    settings = load_settings()
+    secrets = args.client_secrets or settings.google_client_secrets
+    if not secrets:
+        fail("login: give --client-secrets FILE (an OAuth 'Desktop app' client JSON from Google "
+             "Cloud Console), or set google_client_secrets in the config")
+    if not os.path.isfile(secrets):
+        fail(f"login: no such file: {secrets}")
+    login(secrets, settings.home, open_browser=not args.no_browser and has_browser(),
+          port=args.port, token_uri=settings.google_token_uri)
+    print(f"Signed in. The token is stored in {settings.google_token_path} (readable only by you).")
+    print("Set backend = \"google\" in the config (or CALENDAR_ASSISTANT_BACKEND=google) to use it.")
+    return 0

@@ -1,0 +1,71 @@
+"""`calendar-assistant resolve`: date/time phrases to their readings (CONTRACT section 4).
+
+The resolver raises ValueError for input it refuses (a text over its length cap, a bad zone) and
+date arithmetic can overflow near year 9999: both are bad input here, one line and exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from assistant.commands.usage import Subparsers, existing_file, fail
+from reflection.resolver import parse_now, resolve
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("resolve", help="resolve date/time phrases (JSON out)")
+    parser.add_argument("text", nargs="?")
+    parser.add_argument("--now", help="ISO datetime; naive means wall time in --tz")
+    parser.add_argument("--tz", help="IANA time zone")
+    parser.add_argument("--batch", type=existing_file, help="JSON Lines of {text, now, tz}")
+    parser.set_defaults(run=run)
+
+
+def resolve_batch(path: Path) -> list[dict[str, Any]]:
+    """Every line's resolution, in order; the first bad line stops the batch with its number."""
+    outputs = []
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                fail(f"{path}, line {number}: not UTF-8 text (byte {exc.start + 1})")
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                fail(f"{path}, line {number}: not JSON ({exc.msg})")
+            if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+                fail(f"{path}, line {number}: field 'text' missing or not a string")
+            for key in ("now", "tz"):
+                if not isinstance(data.get(key), str):
+                    fail(f"{path}, line {number}: field '{key}' missing or not a string")
+            try:
+                now = parse_now(data["now"], data["tz"])
+                outputs.append(resolve(data["text"], now, data["tz"]).to_json())
+            except (ValueError, OverflowError) as exc:
+                fail(f"{path}, line {number}: {exc}")
+    return outputs
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.text:
+            fail("resolve: give TEXT or --batch FILE, not both")
+        for out in resolve_batch(Path(args.batch)):
+            print(json.dumps(out, ensure_ascii=False))
+        return 0
+    if args.text is None:
+        fail("resolve: give TEXT (with --now and --tz) or --batch FILE")
+    if not args.now or not args.tz:
+        fail("resolve: --now and --tz are required with TEXT")
+    try:
+        now = parse_now(args.now, args.tz)
+        result = resolve(args.text, now, args.tz)
+    except (ValueError, OverflowError) as exc:
+        fail(f"resolve: {exc}")
+    print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+    return 0
