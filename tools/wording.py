@@ -67,3 +67,89 @@ def event_phrase(event: Event, person_tz: str) -> str:
         repeats = repeat_label(event.recurrence)
         return f"every {title} " + (f"(repeats {repeats})" if repeats else "(a repeating event)")
     return f"{title} {when_phrase(event, person_tz)}"
+
+
+_ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last",
+                  -2: "second to last"}
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _ordinal(n: int) -> str:
+    """`1st`, `2nd`, `23rd`, `11th`."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _joined(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = None) -> str | None:
+    """A repeat rule as a person says it: `every Wednesday`, `every other Tuesday until June 2`,
+    `every weekday`, `every month on the second Tuesday`, `every year on October 23, 5 times`.
+
+    The rule is parsed by `dateutil` (the reader the backends expand it with), from the event's
+    first `start` when given, so a weekly rule without BYDAY is named by the start's weekday.
+    None when there is no RRULE line or it cannot be read: the caller then says only that the
+    event repeats, never the raw text.
+    """
+    from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrulestr  # type: ignore[import-untyped]
+
+    line = next((r for r in rules or () if r.upper().startswith("RRULE")), None)
+    if line is None:
+        return None
+    body = line.partition(":")[2] if ":" in line else line
+    if isinstance(start, datetime):
+        first = start.replace(tzinfo=None)
+    elif isinstance(start, date):
+        first = datetime.combine(start, time(0))
+    else:
+        first = datetime(2001, 1, 1)  # a Monday; the days below then come only from BYDAY
+    try:
+        rule = rrulestr(body, dtstart=first, ignoretz=True)
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):
+        return None
+    freq, interval = rule._freq, max(1, int(rule._interval or 1))
+    said_days = start is not None or "BYDAY=" in body.upper()
+    weekdays = sorted(rule._byweekday or ()) if said_days else []
+    nth = sorted(rule._bynweekday or ())
+    if freq == DAILY:
+        said = "every day" if interval == 1 else "every other day" if interval == 2 else f"every {interval} days"
+    elif freq == WEEKLY:
+        if weekdays == [0, 1, 2, 3, 4] and interval == 1:
+            said = "every weekday"
+        elif weekdays:
+            names = _joined([_DAY_NAMES[d] for d in weekdays])
+            said = (f"every {names}" if interval == 1 else f"every other {names}" if interval == 2
+                    else f"every {interval} weeks on {names}")
+        else:
+            said = "every week" if interval == 1 else "every other week" if interval == 2 else f"every {interval} weeks"
+    elif freq == MONTHLY:
+        said = "every month" if interval == 1 else "every other month" if interval == 2 else f"every {interval} months"
+        if nth:
+            said += " on the " + _joined([f"{_ORDINAL_WORDS.get(n, _ordinal(n))} {_DAY_NAMES[d]}"
+                                          for d, n in nth])
+        elif rule._bymonthday and (start is not None or "BYMONTHDAY=" in body.upper()):
+            said += " on the " + _joined([_ordinal(d) for d in sorted(rule._bymonthday)])
+        elif rule._bynmonthday:
+            said += " on the last day"
+    elif freq == YEARLY:
+        said = "every year" if interval == 1 else f"every {interval} years"
+        if start is not None:
+            said += f" on {first:%B} {first.day}"
+    else:
+        return None
+    if rule._until is not None:
+        until = rule._until
+        said += f" until {until:%B} {until.day}" + (f", {until.year}" if until.year != first.year else "")
+    elif rule._count:
+        said += f", {rule._count} times"
+    return said
+
+
+def event_repeats(event: Event) -> str | None:
+    """`every Wednesday` for a repeating event (from its own first start), else None."""
+    if not event.recurrence:
+        return None
+    start = event.start_instant.astimezone(event.zone) if not event.all_day else as_date(event.start)
+    return repeat_words(event.recurrence, start) or "repeats (a rule I cannot put in words)"
