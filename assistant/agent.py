@@ -13,19 +13,20 @@ import uuid
 from datetime import datetime
 from typing import Any, Callable
 
+from assistant.guard_case import build_guard_case, judged_calls
 from assistant.history import History
 from assistant.model_client import ModelClient, ModelError
 from assistant.prompts import correction_message, system_prompt
 from assistant.records import TurnRecorder
 from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport
 from assistant.services import Services
-from reflection.case import GuardCall, GuardCase
+from reflection.case import GuardCase
 from reflection.guard import GUARD_VERSION, Guard
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
 from tools.events import Event, zone
 from tools.journal import RollbackReport
 from tools.registry import ToolRegistry, tool_definitions
-from tools.specs import is_guarded, is_write, spec_for, status_line
+from tools.specs import is_write, status_line
 
 
 class Agent:
@@ -190,66 +191,14 @@ class Agent:
     # ------------------------------------------------------------------ guard
     def guard_case(self, turn_id: str, attempt: Attempt, message: str,
                    judged: list[ToolCall] | None = None) -> GuardCase:
-        """The attempt as the guard sees it: the calendar as it was before the turn, and the
-        calls that count (`judged_calls`; all of them when not given)."""
-        from datetime import timedelta
-
-        judged = attempt.calls if judged is None else judged
-        now = self.now()
-        backend, cal_id = self.services.backend, self.services.calendar_id
-        events: dict[str, Event] = {e.id: e for e in backend.list_events(
-            cal_id, now - timedelta(days=7), now + timedelta(days=62))}
-        wanted = set()
-        for call in attempt.calls:
-            spec = spec_for(call.name)
-            for item in spec.items(call.input) if spec is not None else []:
-                if item.get("event_id"):
-                    wanted.add(str(item["event_id"]))
-        for event in list(events.values()):
-            if event.recurring_event_id:
-                wanted.add(event.recurring_event_id)
-        for event_id in wanted - set(events):
-            found = backend.get_event(cal_id, event_id)
-            if found is not None:
-                events[event_id] = found
-        pre = self._pre_images(turn_id, attempt)
-        for event_id, before in pre.items():
-            if before is None:
-                events.pop(event_id, None)
-            else:
-                events[event_id] = before
-        calls = [GuardCall(c.name, c.input, c.result.data if c.result else None) for c in judged]
-        return GuardCase(user_message=message, now=now, timezone=self.settings.timezone,
-                         home_address=self.settings.home_address, calendar=list(events.values()),
-                         tool_calls=calls, backend=backend.name, places=dict(self.settings.places))
-
-    def _pre_images(self, turn_id: str, attempt: Attempt) -> dict[str, Event | None]:
-        import json
-
-        from tools.events import event_from_contract
-
-        out: dict[str, Event | None] = {}
-        for entry in self.services.journal.entries(turn_id, attempt.number,
-                                                   states=("pending", "done", "rolled_back", "conflict")):
-            if entry.event_id in out:
-                continue
-            if entry.pre_event:
-                data = json.loads(entry.pre_event)
-                out[entry.event_id] = event_from_contract(data, data.get("timezone") or self.settings.timezone)
-            else:
-                out[entry.event_id] = None
-        return out
+        """The attempt as the guard sees it (`assistant.guard_case`, shared with the MCP server)."""
+        return build_guard_case(self.services, turn_id, attempt.number, attempt.calls, message,
+                                self.now(), judged)
 
     @staticmethod
     def judged_calls(attempt: Attempt) -> list[ToolCall]:
-        """The calls the guard judges: a guarded call that returned an error changed nothing
-        (refused, invalid, not confirmed), so it is left out; read-only calls stay (the checks
-        use them). Empty when no write succeeded: then there is nothing to verify, no verdict."""
-        if not any(is_write(c.name) and c.result is not None and not c.result.is_error
-                   for c in attempt.calls):
-            return []
-        return [c for c in attempt.calls
-                if not (is_guarded(c.name) and (c.result is None or c.result.is_error))]
+        """The calls of the attempt the guard judges (`assistant.guard_case.judged_calls`)."""
+        return judged_calls(attempt.calls)
 
     def _judge(self, turn_id: str, attempt: Attempt, message: str, observer: TurnObserver) -> None:
         calls = self.judged_calls(attempt)

@@ -1,0 +1,82 @@
+"""An attempt as the guard sees it: one recipe for every door (the chat's agent, the MCP server).
+
+The guard judges what an attempt's calls wrote against the calendar as it was before the attempt,
+so the case is built from the calendar around `now`, the events the calls named, and the
+journal's pre-images of what the attempt wrote (put back in place of what is there now). Both the
+chat and the MCP server build it here, so a guarded call is judged the same way whichever client
+made it.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from assistant.services import Services
+from reflection.case import GuardCall, GuardCase
+from tools.context import ToolCall
+from tools.events import Event, event_from_contract
+from tools.specs import is_guarded, is_write, spec_for
+
+_BEFORE = timedelta(days=7)
+_AFTER = timedelta(days=62)
+
+
+def judged_calls(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The calls the guard judges: a guarded call that returned an error changed nothing
+    (refused, invalid, not confirmed), so it is left out; read-only calls stay (the checks
+    use them). Empty when no write succeeded: then there is nothing to verify, no verdict."""
+    if not any(is_write(c.name) and c.result is not None and not c.result.is_error for c in calls):
+        return []
+    return [c for c in calls if not (is_guarded(c.name) and (c.result is None or c.result.is_error))]
+
+
+def pre_images(services: Services, turn_id: str, attempt: int) -> dict[str, Event | None]:
+    """What each event written in the attempt was before its first write (None: it was new)."""
+    out: dict[str, Event | None] = {}
+    states = ("pending", "done", "rolled_back", "conflict")
+    for entry in services.journal.entries(turn_id, attempt, states=states):
+        if entry.event_id in out:
+            continue
+        if entry.pre_event:
+            data = json.loads(entry.pre_event)
+            out[entry.event_id] = event_from_contract(
+                data, data.get("timezone") or services.settings.timezone)
+        else:
+            out[entry.event_id] = None
+    return out
+
+
+def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequence[ToolCall],
+                     message: str, now: datetime,
+                     judged: Sequence[ToolCall] | None = None) -> GuardCase:
+    """The attempt's case: the calendar as it was before the attempt, and the calls that count
+    (`judged`; all of `calls` when not given), judged against the person's own `message`."""
+    judged = calls if judged is None else judged
+    backend, cal_id = services.backend, services.calendar_id
+    events: dict[str, Event] = {e.id: e for e in backend.list_events(cal_id, now - _BEFORE,
+                                                                     now + _AFTER)}
+    wanted: set[str] = set()
+    for call in calls:
+        spec = spec_for(call.name)
+        for item in spec.items(call.input) if spec is not None else []:
+            if item.get("event_id"):
+                wanted.add(str(item["event_id"]))
+    for event in list(events.values()):
+        if event.recurring_event_id:
+            wanted.add(event.recurring_event_id)
+    for event_id in wanted - set(events):
+        found = backend.get_event(cal_id, event_id)
+        if found is not None:
+            events[event_id] = found
+    for event_id, before in pre_images(services, turn_id, attempt).items():
+        if before is None:
+            events.pop(event_id, None)
+        else:
+            events[event_id] = before
+    settings = services.settings
+    return GuardCase(user_message=message, now=now, timezone=settings.timezone,
+                     home_address=settings.home_address, calendar=list(events.values()),
+                     tool_calls=[GuardCall(c.name, c.input, c.result.data if c.result else None)
+                                 for c in judged],
+                     backend=backend.name, places=dict(settings.places))
