@@ -25,20 +25,21 @@ import time
 import tracemalloc
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import store  # noqa: E402
-from tools.backend import EventPatch  # noqa: E402
-from tools.context import ToolCall, ToolContext  # noqa: E402
-from tools.events import Event  # noqa: E402
-from tools.journal import Journal  # noqa: E402
-from tools.local_backend import LocalBackend  # noqa: E402
-from tools.locations import LocationService  # noqa: E402
-from tools.registry import ToolRegistry  # noqa: E402
+from tools import store
+from tools.backend import EventPatch
+from tools.context import ToolCall, ToolContext
+from tools.events import Event
+from tools.journal import Journal
+from tools.local_backend import LocalBackend
+from tools.locations import LocationService
+from tools.registry import ToolRegistry
 
 TZ_NAME = "America/Los_Angeles"
 TZ = ZoneInfo(TZ_NAME)
@@ -63,7 +64,7 @@ def us(seconds: float) -> str:
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def make_events(backend: LocalBackend, n: int, rng: random.Random) -> list[Event]:
@@ -72,10 +73,11 @@ def make_events(backend: LocalBackend, n: int, rng: random.Random) -> list[Event
         day = FIRST_DAY + timedelta(days=rng.randrange(SPAN_DAYS))
         roll = rng.random()
         title = rng.choice(TITLES)
-        common = dict(id=backend.new_event_id(), title=title, timezone=TZ_NAME,
-                      location=rng.choice(PLACES),
-                      attendees=tuple(rng.sample(["sam@example.com", "kim@example.com", "lee@example.org"],
-                                                 rng.randrange(3))))
+        common: dict[str, Any] = {"id": backend.new_event_id(), "title": title,
+                                  "timezone": TZ_NAME, "location": rng.choice(PLACES),
+                                  "attendees": tuple(rng.sample(
+                                      ["sam@example.com", "kim@example.com", "lee@example.org"],
+                                      rng.randrange(3)))}
         if roll < 0.15:  # all-day
             events.append(Event(start=day, end=day + timedelta(days=rng.choice([1, 1, 1, 2, 3])),
                                 all_day=True, **common))

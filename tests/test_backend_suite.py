@@ -7,8 +7,8 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from conftest import listed, make_context
+
 from tools.backend import CalendarBackend, EventNotFound, EventPatch, VersionConflict
 from tools.context import ToolCall
 from tools.events import Event
@@ -253,9 +253,9 @@ def test_moving_one_occurrence_leaves_the_others(backend):
     assert moved.id == occ_id and moved.to_contract()["end"] == "2025-10-28T20:30:00-04:00"
     after = {e.id: e.to_contract() for e in window(backend, datetime(2025, 10, 1, tzinfo=NY), datetime(2025, 12, 1, tzinfo=NY))}
     assert set(after) == set(before)
-    for key in before:
+    for key, was in before.items():
         if key != occ_id:
-            assert after[key] == before[key]
+            assert after[key] == was
     assert after[occ_id]["start"] == "2025-10-28T19:00:00-04:00"
     assert backend.get_event(cal, series.id).to_contract() == series.to_contract()
 

@@ -2,22 +2,28 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Iterator
 from zoneinfo import ZoneInfo
 
 import pytest
+from google_support import block_network, google_backend_for
 
 from fixtures.fake_google import FakeGoogleCalendar
-from google_support import block_network, google_backend_for
-from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch,
-                           VersionConflict, strip_volatile)
+from tools.backend import (
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    EventPatch,
+    VersionConflict,
+    strip_volatile,
+)
 from tools.events import Event, EventFieldError
 from tools.google_backend import GoogleBackend, backend_from_env
 from tools.google_events import id_problem
-from tools.occurrences import instance_id, series_of
 from tools.journal import Journal
+from tools.occurrences import instance_id, series_of
 from tools.store import sqlite_engine
 
 TZ_NAME = "America/Los_Angeles"

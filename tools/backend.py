@@ -15,8 +15,17 @@ from typing import Any
 from tools.events import CalendarInfo, Event
 from tools.patching import EventPatch
 
-__all__ = ["CalendarError", "EventNotFound", "VersionConflict", "Snapshot", "EventPatch",
-           "PatchItem", "CalendarBackend", "VOLATILE_KEYS", "strip_volatile"]
+__all__ = [
+    "VOLATILE_KEYS",
+    "CalendarBackend",
+    "CalendarError",
+    "EventNotFound",
+    "EventPatch",
+    "PatchItem",
+    "Snapshot",
+    "VersionConflict",
+    "strip_volatile",
+]
 
 
 class CalendarError(Exception):
@@ -63,7 +72,7 @@ class Snapshot:
                 "record": self.record, "version": self.version}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Snapshot":
+    def from_json(cls, data: dict[str, Any]) -> Snapshot:
         return cls(data["calendar_id"], data["event_id"], data.get("record"), data.get("version"))
 
 

@@ -23,11 +23,12 @@ import os
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import httplib2
 import httpx
@@ -35,12 +36,27 @@ from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 from googleapiclient.http import HttpRequest
 
-from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch, PatchItem,
-                           Snapshot, VersionConflict)
+from tools.backend import (
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    EventPatch,
+    PatchItem,
+    Snapshot,
+    VersionConflict,
+)
 from tools.events import CalendarInfo, Event, EventFieldError
 from tools.google_auth import TokenManager
-from tools.google_events import (event_body, event_from_google, id_problem, new_event_id,
-                                 patch_body, split_instance_id, turn_of, update_body)
+from tools.google_events import (
+    event_body,
+    event_from_google,
+    id_problem,
+    new_event_id,
+    patch_body,
+    split_instance_id,
+    turn_of,
+    update_body,
+)
 from tools.patching import apply_patch, check_times, same_outcome
 
 GOOGLE_API_ENDPOINT = "https://www.googleapis.com/calendar/v3/"
@@ -221,11 +237,13 @@ class GoogleBackend(CalendarBackend):
     def _raw_get(self, calendar_id: str, event_id: str) -> dict[str, Any] | None:
         """The resource as stored (cancelled ones included), or None when Google has no such id."""
         try:
-            return self._execute(lambda: self._events.get(calendarId=calendar_id, eventId=event_id))
+            found: dict[str, Any] = self._execute(
+                lambda: self._events.get(calendarId=calendar_id, eventId=event_id))
         except ApiFailure as exc:
             if exc.status in (404, 410):
                 return None
             raise CalendarError(str(exc)) from exc
+        return found
 
     def _zone(self, calendar_id: str) -> str:
         """The calendar's zone (all-day events have none of their own); fetched once."""
@@ -265,8 +283,9 @@ class GoogleBackend(CalendarBackend):
         out: list[CalendarInfo] = []
         token: str | None = None
         while True:
-            page = self._wrap(lambda: self._execute(
-                lambda: self.service.calendarList().list(pageToken=token, maxResults=self.page_size)))
+            request = partial(self.service.calendarList().list, pageToken=token,
+                              maxResults=self.page_size)
+            page = self._wrap(partial(self._execute, request))
             for item in page.get("items", []):
                 out.append(CalendarInfo(item["id"], item.get("summaryOverride") or item.get("summary") or item["id"],
                                         bool(item.get("primary")), item.get("timeZone"),
@@ -309,10 +328,11 @@ class GoogleBackend(CalendarBackend):
         events: list[Event] = []
         token: str | None = None
         while True:
-            page = self._wrap(lambda: self._execute(lambda: self._events.list(
-                calendarId=calendar_id, timeMin=start.isoformat(), timeMax=end.isoformat(),
-                q=query or None, singleEvents=True, orderBy="startTime", maxResults=self.page_size,
-                pageToken=token)))
+            request = partial(self._events.list, calendarId=calendar_id,
+                              timeMin=start.isoformat(), timeMax=end.isoformat(), q=query or None,
+                              singleEvents=True, orderBy="startTime", maxResults=self.page_size,
+                              pageToken=token)
+            page = self._wrap(partial(self._execute, request))
             if page.get("timeZone"):
                 with self._lock:
                     self._zones.setdefault(calendar_id, page["timeZone"])
@@ -336,10 +356,11 @@ class GoogleBackend(CalendarBackend):
         token: str | None = None
         while True:
             try:
-                page = self._execute(lambda: self._events.instances(
-                    calendarId=calendar_id, eventId=series_id,
+                page = self._execute(partial(
+                    self._events.instances, calendarId=calendar_id, eventId=series_id,
                     timeMin=start.isoformat() if start else None,
-                    timeMax=end.isoformat() if end else None, maxResults=self.page_size, pageToken=token))
+                    timeMax=end.isoformat() if end else None, maxResults=self.page_size,
+                    pageToken=token))
             except ApiFailure as exc:
                 if exc.status in (404, 410):
                     raise EventNotFound(series_id) from exc
@@ -556,7 +577,7 @@ def backend_from_env(home_dir: Path | str, **options: Any) -> GoogleBackend:
 
 def _aware(value: datetime) -> datetime:
     """Google needs an offset on timeMin/timeMax; a naive bound is taken as UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _retry_after(exc: HttpError) -> float | None:

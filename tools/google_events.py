@@ -12,7 +12,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from tools.events import UTC, Event, as_date, format_when, parse_when, zone
-from tools.occurrences import BASE32HEX_ALPHABET, GOOGLE_EVENT_ID_RE, GOOGLE_INSTANCE_ID_RE
+from tools.occurrences import (
+    BASE32HEX_ALPHABET,
+    GOOGLE_EVENT_ID_RE,
+    GOOGLE_INSTANCE_ID_RE,
+)
 
 #: The private extended property that marks which turn created an event, so that a create retried
 #: after a lost response can recognise its own earlier success instead of failing or duplicating.
@@ -47,7 +51,7 @@ def id_problem(event_id: str) -> str | None:
     if GOOGLE_EVENT_ID_RE.match(event_id) or GOOGLE_INSTANCE_ID_RE.match(event_id):
         return None
     if "_" in event_id:
-        base, _, stamp = event_id.rpartition("_")
+        base = event_id.rpartition("_")[0]
         if GOOGLE_EVENT_ID_RE.match(base):
             return (f"{event_id!r} is not a Google instance id: the part after '_' must be "
                     "YYYYMMDD or YYYYMMDDTHHMMSSZ")

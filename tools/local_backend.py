@@ -22,16 +22,49 @@ from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (Boolean, Column, Index, Integer, MetaData, String, Table, and_, delete,
-                        insert, select, update)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateIndex
 
-from tools.backend import (CalendarBackend, CalendarError, EventNotFound, EventPatch, PatchItem,
-                           Snapshot, VersionConflict)
-from tools.events import CalendarInfo, Event, format_when, local_start_of, parse_when, zone
-from tools.occurrences import (instance_parts, is_occurrence, occurrences, stamp_original,
-                               virtual_instance, virtual_instances)
+from tools.backend import (
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    EventPatch,
+    PatchItem,
+    Snapshot,
+    VersionConflict,
+)
+from tools.events import (
+    CalendarInfo,
+    Event,
+    format_when,
+    local_start_of,
+    parse_when,
+    zone,
+)
+from tools.occurrences import (
+    instance_parts,
+    is_occurrence,
+    occurrences,
+    stamp_original,
+    virtual_instance,
+    virtual_instances,
+)
 from tools.patching import apply_patch
 from tools.schema import add_missing_columns
 from tools.store import ensure_tables, sqlite_engine
@@ -117,7 +150,7 @@ def event_to_fields(event: Event) -> dict[str, Any]:
     }
 
 
-def row_to_event(row: Mapping[str, Any]) -> Event:
+def row_to_event(row: Mapping[Any, Any]) -> Event:
     """The Event a stored row (or a snapshot record with its keys) holds."""
     tz = zone(row["timezone"])
     original = row["original_start"]
@@ -134,7 +167,7 @@ def row_to_event(row: Mapping[str, Any]) -> Event:
     )
 
 
-def _record_of(row: Mapping[str, Any]) -> dict[str, Any]:
+def _record_of(row: Mapping[Any, Any]) -> dict[str, Any]:
     """The snapshot record: every stored field, JSON-safe, the version as text."""
     record = {name: row[name] for name in RECORD_FIELDS}
     record["all_day"] = bool(record["all_day"])
@@ -142,7 +175,7 @@ def _record_of(row: Mapping[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _snapshot_of(calendar_id: str, event_id: str, row: Mapping[str, Any] | None) -> Snapshot:
+def _snapshot_of(calendar_id: str, event_id: str, row: Mapping[Any, Any] | None) -> Snapshot:
     if row is None:
         return Snapshot(calendar_id, event_id, None, None)
     record = _record_of(row)
@@ -156,8 +189,19 @@ def _start_key(event: Event) -> tuple[datetime, str]:
     return (start, event.id)
 
 
-def _key(calendar_id: str, event_id: str) -> Any:
-    return and_(_E.calendar_id == calendar_id, _E.id == event_id)
+# Statements built once, with bound parameters: building and cache-keying a Core statement
+# per call was most of the cost of a bulk update and its rollback (bench/RESULTS_backend.md).
+_PK = and_(_E.calendar_id == bindparam("b_cal"), _E.id == bindparam("b_id"))
+_SELECT_ROW = select(events_table).where(_PK)
+_SELECT_STATUS = select(_E.status).where(_PK)
+_UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
+_DELETE_ROW = delete(events_table).where(_PK)
+_INSERT_ROW = insert(events_table)
+_SELECT_CALENDAR = select(calendars_table.c.id).where(calendars_table.c.id == bindparam("b_cal"))
+
+
+def _pk(calendar_id: str, event_id: str) -> dict[str, str]:
+    return {"b_cal": calendar_id, "b_id": event_id}
 
 
 class LocalBackend(CalendarBackend):
@@ -203,9 +247,7 @@ class LocalBackend(CalendarBackend):
                      timezone: str | None = None) -> CalendarInfo:
         primary = calendar_id == "primary"
         with self._writing() as conn:
-            found = conn.execute(select(calendars_table.c.id).where(
-                calendars_table.c.id == calendar_id)).first()
-            if found is None:
+            if conn.execute(_SELECT_CALENDAR, {"b_cal": calendar_id}).first() is None:
                 conn.execute(insert(calendars_table).values(
                     id=calendar_id, name=name, timezone=timezone, is_primary=primary))
         return CalendarInfo(calendar_id, name, primary, timezone)
@@ -215,8 +257,7 @@ class LocalBackend(CalendarBackend):
 
     @staticmethod
     def _require_calendar(conn: Connection, calendar_id: str) -> None:
-        if conn.execute(select(calendars_table.c.id).where(
-                calendars_table.c.id == calendar_id)).first() is None:
+        if conn.execute(_SELECT_CALENDAR, {"b_cal": calendar_id}).first() is None:
             raise CalendarError(f"calendar {calendar_id!r} does not exist")
 
     # ----------------------------------------------------------------- reading
@@ -293,18 +334,17 @@ class LocalBackend(CalendarBackend):
             return self._virtual(conn, calendar_id, event_id)
 
     @staticmethod
-    def _row(conn: Connection, calendar_id: str, event_id: str) -> Mapping[str, Any] | None:
-        return conn.execute(select(events_table).where(
-            _key(calendar_id, event_id))).mappings().first()
+    def _row(conn: Connection, calendar_id: str, event_id: str) -> Mapping[Any, Any] | None:
+        return conn.execute(_SELECT_ROW, _pk(calendar_id, event_id)).mappings().first()
 
-    def _live(self, conn: Connection, row: Mapping[str, Any]) -> bool:
+    def _live(self, conn: Connection, row: Mapping[Any, Any]) -> bool:
         """Confirmed, and (for an occurrence exception) its series still exists: deleting a
         series takes its moved occurrences with it, as on Google."""
         if row["status"] != "confirmed":
             return False
         if row["recurring_event_id"]:
-            status = conn.execute(select(_E.status).where(
-                _key(row["calendar_id"], row["recurring_event_id"]))).scalar()
+            status = conn.execute(_SELECT_STATUS,
+                                  _pk(row["calendar_id"], row["recurring_event_id"])).scalar()
             return status == "confirmed"
         return True
 
@@ -340,16 +380,16 @@ class LocalBackend(CalendarBackend):
                 raise CalendarError(f"an event with id {event_id!r} already exists")
             values = {"calendar_id": calendar_id, "id": event_id, "version": 1, "turn_id": turn_id,
                       **event_to_fields(event.with_changes(id=event_id, status="confirmed"))}
-            conn.execute(insert(events_table).values(**values))
+            conn.execute(_INSERT_ROW, values)
         return row_to_event(values)
 
     def upsert_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None) -> Event:
         with self._writing() as conn:
             self._require_calendar(conn, calendar_id)
-            conn.execute(delete(events_table).where(_key(calendar_id, event.id)))
+            conn.execute(_DELETE_ROW, _pk(calendar_id, event.id))
             values = {"calendar_id": calendar_id, "id": event.id, "version": 1, "turn_id": turn_id,
                       **event_to_fields(event.with_changes(status="confirmed"))}
-            conn.execute(insert(events_table).values(**values))
+            conn.execute(_INSERT_ROW, values)
         return row_to_event(values)
 
     def _row_for_write(self, conn: Connection, calendar_id: str,
@@ -361,8 +401,8 @@ class LocalBackend(CalendarBackend):
             virtual = self._virtual(conn, calendar_id, event_id)
             if virtual is None:
                 raise EventNotFound(event_id)
-            conn.execute(insert(events_table).values(
-                calendar_id=calendar_id, id=event_id, version=0, **event_to_fields(virtual)))
+            conn.execute(_INSERT_ROW, {"calendar_id": calendar_id, "id": event_id, "version": 0,
+                                       **event_to_fields(virtual)})
             return 0, virtual
         if not self._live(conn, row):
             raise EventNotFound(event_id)
@@ -372,12 +412,9 @@ class LocalBackend(CalendarBackend):
         version, current = self._row_for_write(conn, calendar_id, item.event_id)
         if item.if_match is not None and str(version) != str(item.if_match):
             raise VersionConflict(item.event_id, item.if_match, str(version))
-        fields = event_to_fields(apply_patch(current, item.patch))
-        conn.execute(update(events_table).where(_key(calendar_id, item.event_id)).values(
-            version=version + 1, **fields))
-        stored = self._row(conn, calendar_id, item.event_id)
-        assert stored is not None
-        return row_to_event(stored)
+        fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
+        conn.execute(_UPDATE_ROW, {**_pk(calendar_id, item.event_id), **fields})
+        return row_to_event({"calendar_id": calendar_id, "id": item.event_id, **fields})
 
     def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
                     if_match: str | None = None, send_updates: bool = False) -> Event:
@@ -396,8 +433,8 @@ class LocalBackend(CalendarBackend):
             version, _ = self._row_for_write(conn, calendar_id, event_id)
             if if_match is not None and str(version) != str(if_match):
                 raise VersionConflict(event_id, if_match, str(version))
-            conn.execute(update(events_table).where(_key(calendar_id, event_id)).values(
-                status="cancelled", version=version + 1))
+            conn.execute(_UPDATE_ROW, {**_pk(calendar_id, event_id), "status": "cancelled",
+                                       "version": version + 1})
 
     # ----------------------------------------------------------------- journal support
     def snapshot(self, calendar_id: str, event_id: str) -> Snapshot:
@@ -420,20 +457,19 @@ class LocalBackend(CalendarBackend):
                 raise VersionConflict(event_id, expected_version, actual)
             if snapshot.record is None:
                 if row is not None:
-                    conn.execute(delete(events_table).where(_key(cal, event_id)))
+                    conn.execute(_DELETE_ROW, _pk(cal, event_id))
+                return _snapshot_of(cal, event_id, None)
+            record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
+            record["attendees"] = record["attendees"] or "[]"
+            fields = event_to_fields(row_to_event(
+                {**record, "calendar_id": cal, "id": event_id, "version": 0}))
+            fields.update({k: record[k] for k in _STORED_AS_GIVEN})
+            fields["version"] = 1 if row is None else int(row["version"]) + 1
+            if row is None:
+                conn.execute(_INSERT_ROW, {"calendar_id": cal, "id": event_id, **fields})
             else:
-                record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
-                record["attendees"] = record["attendees"] or "[]"
-                fields = event_to_fields(row_to_event(
-                    {**record, "calendar_id": cal, "id": event_id, "version": 0}))
-                fields.update({k: record[k] for k in _STORED_AS_GIVEN})
-                if row is None:
-                    conn.execute(insert(events_table).values(
-                        calendar_id=cal, id=event_id, version=1, **fields))
-                else:
-                    conn.execute(update(events_table).where(_key(cal, event_id)).values(
-                        version=int(row["version"]) + 1, **fields))
-            return _snapshot_of(cal, event_id, self._row(conn, cal, event_id))
+                conn.execute(_UPDATE_ROW, {**_pk(cal, event_id), **fields})
+            return _snapshot_of(cal, event_id, fields)  # what this transaction wrote
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored row, for exact before/after comparisons in tests and benchmarks."""

@@ -19,10 +19,23 @@ from dateutil.rrule import rrulestr  # type: ignore[import-untyped]
 from tools.backend import CalendarError
 from tools.events import UTC, Event, as_date, local_start_of
 
-__all__ = ["INSTANCE_RE", "GOOGLE_EVENT_ID_RE", "GOOGLE_INSTANCE_ID_RE", "BASE32HEX_ALPHABET",
-           "instance_stamp", "instance_id", "instance_parts", "series_of", "stamp_original",
-           "is_google_id", "occurrences", "is_occurrence", "virtual_instance",
-           "virtual_instances", "MAX_OCCURRENCES"]
+__all__ = [
+    "BASE32HEX_ALPHABET",
+    "GOOGLE_EVENT_ID_RE",
+    "GOOGLE_INSTANCE_ID_RE",
+    "INSTANCE_RE",
+    "MAX_OCCURRENCES",
+    "instance_id",
+    "instance_parts",
+    "instance_stamp",
+    "is_google_id",
+    "is_occurrence",
+    "occurrences",
+    "series_of",
+    "stamp_original",
+    "virtual_instance",
+    "virtual_instances",
+]
 
 _STAMP = r"(?P<stamp>\d{8}(?:T\d{6}Z)?)"
 _GOOGLE_ID = r"[a-v0-9]{5,1024}"
@@ -78,7 +91,7 @@ class _Expansion:
     look-ups: listing a month then costs a bisect instead of a walk from the series' first
     occurrence (and a fresh RRULE parse) on every call (bench/RESULTS_backend.md)."""
 
-    __slots__ = ("starts", "_iter", "done", "lock")
+    __slots__ = ("_iter", "done", "lock", "starts")
 
     def __init__(self, rule: Iterable[datetime]) -> None:
         self.starts: list[datetime] = []

@@ -10,8 +10,16 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from tools.events import (Event, EventFieldError, as_date, format_when, local_start_of,
-                          normalize_recurrence, parse_when, zone)
+from tools.events import (
+    Event,
+    EventFieldError,
+    as_date,
+    format_when,
+    local_start_of,
+    normalize_recurrence,
+    parse_when,
+    zone,
+)
 
 PATCHABLE = ("title", "start", "end", "all_day", "timezone", "location", "description",
              "attendees", "recurrence")
@@ -43,7 +51,7 @@ def apply_patch(current: Event, patch: EventPatch) -> Event:
     fields = dict(patch.fields)
     unknown = set(fields) - set(PATCHABLE)
     if unknown:
-        raise EventFieldError(sorted(unknown)[0], "is not a field that can be changed")
+        raise EventFieldError(min(unknown), "is not a field that can be changed")
     tz_name = fields.get("timezone") or current.timezone
     tz = zone(tz_name)
     all_day = bool(fields.get("all_day", current.all_day))
