@@ -9,24 +9,13 @@ from assistant.date_tool import date_calculator
 from assistant.history import History
 from assistant.model_client import ModelClient
 from assistant.records import TurnRecorder
-from assistant.services import Services, build_services
+from assistant.services import Services, build_services, open_lessons
 from assistant.settings import Settings
 from reflection.guard import Guard
 from tools.backend import CalendarBackend
 from tools.context import ConfirmCallback, grant_all
 from tools.events import zone
 from tools.store import sqlite_engine
-
-
-def open_lessons(settings: Settings):  # type: ignore[no-untyped-def]
-    """The lesson store, or None when it cannot be opened (lessons never block a turn)."""
-    try:
-        from reflection.lessons import LessonStore
-    except ImportError:
-        return None
-    return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
-                       min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced,
-                       constitution_every=settings.constitution_every)
 
 
 def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,

@@ -13,8 +13,8 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Callable, Protocol, Sequence
 
-from assistant.commands import (agenda, ask, calendars, chat, check, demo, lessons, login, logout,
-                                replay, resolve, stats, tools, undo)
+from assistant.commands import (agenda, ask, calendars, chat, check, completion, config, demo,
+                                lessons, login, logout, mcp, replay, resolve, stats, tools, undo)
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
 from assistant.services import RECOVERY_LOG
 from assistant.settings import SettingsError
@@ -32,7 +32,7 @@ class Command(Protocol):
 
 
 COMMANDS: tuple[Command, ...] = (chat, demo, resolve, check, replay, ask, tools, agenda, lessons,
-                                 stats, login, logout, calendars, undo)
+                                 stats, login, logout, calendars, undo, mcp, config, completion)
 """In the order `--help` lists them."""
 
 WINDOWED: tuple[Command, ...] = (chat, demo)
@@ -71,7 +71,9 @@ def _show_recovery_notices() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        completion.autocomplete(parser)  # answers the shell's completion request, then exits
+        args = parser.parse_args(argv)
         if args.version:
             print(f"calendar-assistant {package_version()}")
             return 0

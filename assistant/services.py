@@ -63,6 +63,19 @@ def build_locations(settings: Settings) -> LocationService:
     return LocationService(settings.home_address, settings.places, geocoder)
 
 
+def open_lessons(settings: Settings) -> Any:
+    """The lesson store, or None when it cannot be opened (lessons never block a turn). Here, not
+    with the agent, so a door that needs no model client (the MCP server) opens it without
+    loading the model SDK."""
+    try:
+        from reflection.lessons import LessonStore
+    except ImportError:
+        return None
+    return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
+                       min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced,
+                       constitution_every=settings.constitution_every)
+
+
 def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> list[RollbackReport]:
     """Roll back what dead processes left open; each recovered turn is logged as one line.
 
