@@ -11,8 +11,8 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Field, Session, SQLModel
+from sqlmodel import Field, Session, SQLModel, col
+from sqlmodel import select as select_rows
 
 from tools.store import ensure_tables
 
@@ -60,8 +60,8 @@ class History:
         ensure_tables(engine, ConversationRow, MessageRow)
         with Session(engine) as session:
             if conversation_id is None and resume:
-                row = session.exec(select(ConversationRow).where(ConversationRow.kind == kind)  # type: ignore[call-overload]
-                                   .order_by(ConversationRow.started_at.desc())).scalars().first()  # type: ignore[attr-defined]
+                row = session.exec(select_rows(ConversationRow).where(col(ConversationRow.kind) == kind)
+                                   .order_by(col(ConversationRow.started_at).desc())).first()
                 conversation_id = row.id if row else None
             if conversation_id is None:
                 conversation_id = uuid.uuid4().hex
@@ -69,11 +69,23 @@ class History:
                 session.add(ConversationRow(id=conversation_id, kind=kind))
                 session.commit()
         self.conversation_id = conversation_id
+        self.kind = kind
+
+    def start_new(self) -> str:
+        """Begin a fresh conversation (`/clear`, the new-conversation key): what is sent to the
+        model from now on starts empty, and a restart resumes the new one. The old conversation
+        stays stored; it is only no longer the latest."""
+        conversation_id = uuid.uuid4().hex
+        with Session(self.engine) as session:
+            session.add(ConversationRow(id=conversation_id, kind=self.kind))
+            session.commit()
+        self.conversation_id = conversation_id
+        return conversation_id
 
     def messages(self) -> list[dict[str, Any]]:
         with Session(self.engine) as session:
-            rows = session.exec(select(MessageRow).where(  # type: ignore[call-overload]
-                MessageRow.conversation_id == self.conversation_id).order_by(MessageRow.id)).scalars().all()
+            rows = session.exec(select_rows(MessageRow).where(
+                col(MessageRow.conversation_id) == self.conversation_id).order_by(col(MessageRow.id))).all()
             return [{"role": r.role, "content": json.loads(r.content)} for r in rows]
 
     def append(self, messages: list[dict[str, Any]], turn_id: str | None = None) -> None:

@@ -80,6 +80,7 @@ class Settings:
     lesson_min_seen: int = 2
     lessons_max_surfaced: int = 3
     constitution_every: int = 10
+    theme: str = ""  # the chat's Textual theme, remembered when the person picks one
 
     @property
     def config_path(self) -> Path:

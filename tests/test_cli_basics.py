@@ -100,3 +100,90 @@ def test_version_prints_the_installed_version(capsys):
 def test_agenda_on_an_empty_calendar(home, capsys):
     assert main(["agenda", "--days", "3"]) == 0
     assert capsys.readouterr().out.strip() == "No events in the next 3 day(s)."
+
+
+# ----------------------------------------------------------------------------- issue 18
+def test_config_set_writes_toml_0600_and_get_reads_it_back(home, capsys):
+    import stat
+    import tomllib
+
+    assert main(["config", "set", "timezone", "Europe/Paris"]) == 0
+    assert main(["config", "set", "max_rounds", "5"]) == 0
+    path = home / "config.toml"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data["timezone"] == "Europe/Paris" and data["max_rounds"] == 5  # a number, not "5"
+    capsys.readouterr()
+    assert main(["config", "get", "max_rounds"]) == 0
+    assert capsys.readouterr().out == "5\n"
+
+
+def test_config_show_hides_the_api_key(home, capsys, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["config", "set", "api_key", "sk-ant-secret-value"]) == 0
+    capsys.readouterr()
+    assert main(["config", "show"]) == 0
+    out = capsys.readouterr().out
+    assert "api_key = (set)" in out and "sk-ant-secret-value" not in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["config", "set", "max_rounds", "lots"], "max_rounds"),
+    (["config", "set", "max_rounds", "0"], "max_rounds"),
+    (["config", "set", "backend", "outlook"], "backend"),
+    (["config", "set", "no_such_key", "1"], "no_such_key"),
+    (["ask", "   "], "empty"),
+])
+def test_bad_config_values_and_empty_ask_exit_2_writing_nothing(home, capsys, argv, needle, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")  # never reached
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+    assert not (home / "config.toml").exists()
+
+
+def test_resolve_defaults_to_the_configured_zone_and_keeps_explicit_flags(home, capsys):
+    assert main(["config", "set", "timezone", "Asia/Tokyo"]) == 0
+    capsys.readouterr()
+    assert main(["resolve", "tomorrow at 3pm", "--now", "2025-10-22T09:15:00"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["timezone"] == PERSON_TZ  # CALENDAR_ASSISTANT_TIMEZONE overrides the file
+    assert out["expressions"][0]["candidates"][0]["start"] == "2025-10-23T15:00:00-07:00"
+    assert main(["resolve", "tomorrow at 3pm", "--now", "2025-10-22T09:15:00", "--tz", "Asia/Tokyo"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["expressions"][0]["candidates"][0]["start"] == "2025-10-23T15:00:00+09:00"
+
+
+def test_resolve_without_now_uses_the_clock(home, capsys):
+    assert main(["resolve", "today"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    today = datetime.now(ZoneInfo(PERSON_TZ)).date()
+    now = datetime.fromisoformat(out["now"])
+    assert abs(now.date() - today) <= timedelta(days=1)  # the run may cross midnight
+    assert out["expressions"][0]["candidates"][0]["start"] == now.date().isoformat()
+
+
+def test_completion_prints_a_script_for_the_console_script(capsys):
+    assert main(["completion", "bash"]) == 0
+    out = capsys.readouterr().out
+    assert "calendar-assistant" in out and "complete" in out
+
+
+def test_completion_lists_subcommands_and_settings(tmp_path):
+    """argcomplete answers from the parser: `calendar-assistant co<TAB>` and `config set ti<TAB>`
+    (run as the shell runs it: a process with argcomplete's variables, answers on fd 8)."""
+    import os
+    import subprocess
+    import sys
+
+    def complete(line: str) -> set[str]:
+        env = {**os.environ, "_ARGCOMPLETE": "1", "COMP_LINE": line, "COMP_POINT": str(len(line)),
+               "_ARGCOMPLETE_IFS": "\n", "CALENDAR_ASSISTANT_HOME": str(tmp_path)}
+        code = "import sys; from assistant.cli import main; sys.exit(main())"
+        done = subprocess.run(["bash", "-c", f'"{sys.executable}" -c "{code}" 8>&1 9>/dev/null'],
+                              env=env, capture_output=True, text=True, timeout=60)
+        return {w.strip() for w in done.stdout.split("\n") if w.strip()}
+
+    assert {"config", "completion"} <= complete("calendar-assistant co")
+    assert "timezone" in complete("calendar-assistant config set ti")

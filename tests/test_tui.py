@@ -8,19 +8,35 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+from textual.widgets import Input, Static
 
 from assistant.app import build_agent
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome, when_label
-from assistant.tui.screens import ConfirmScreen, FindingsScreen, HelpScreen, SetupScreen
-from assistant.tui.widgets import (AgendaPanel, EventCardView, OutcomeBadge, TurnView, UndoView,
-                                   WorkingIndicator)
+from assistant.tui.screens import (
+    ChangesScreen,
+    ConfirmScreen,
+    FindingsScreen,
+    HelpScreen,
+    SetupScreen,
+    screen_text,
+)
+from assistant.tui.widgets import (
+    AgendaPanel,
+    EventCardView,
+    OutcomeBadge,
+    TurnView,
+    UndoView,
+    UserMessage,
+    WorkingIndicator,
+)
 from fixtures.fake_anthropic import FakeAnthropicServer
 from tools.events import event_from_contract, zone
 from tools.local_backend import LocalBackend
@@ -180,7 +196,8 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         [badge] = app.query(OutcomeBadge)
         assert badge.outcome.kind == "corrected" and badge.outcome.confidence == "high"
         assert "Friday 2025-10-24" in badge.plain  # what was wrong
-        assert "Put back Swim lesson: Tuesday, October 21, 5:00 PM" in badge.plain  # what came back
+        assert ("Put 'Swim lesson' back on Tuesday, October 21 at 5:00 PM "
+                "(it was Friday, October 24 at 5:00 PM)") in badge.plain  # what came back
         assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
         agenda = app.query_one(AgendaPanel)
         swim = [e for e in agenda.events if e.id == "ev_swim1"]
@@ -189,9 +206,11 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         await pilot.press("ctrl+f")
         panel = await wait_for_screen(pilot, FindingsScreen)
         assert "“Move swim lesson to Thursday”" in panel.markdown
-        assert "Attempt 1" in panel.markdown and "rolled back" in panel.markdown
-        assert "| error | date |" in panel.markdown
-        assert "Computed facts" in panel.markdown
+        assert "First try: wrong, undone" in panel.markdown
+        assert "**Problem:** 'Thursday' is Thursday 2025-10-23" in panel.markdown
+        assert "What the check worked out" in panel.markdown
+        assert "calculate_datetime" not in panel.markdown and "ev_swim1" not in panel.markdown
+        assert "|" not in panel.markdown  # no table: sentences wrap at any width
         await pilot.press("escape")
         assert not isinstance(app.screen, FindingsScreen)
 
@@ -386,21 +405,34 @@ def test_local_server_needs_no_setup(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 # ----------------------------------------------------------------------------- demo
 @pytest.mark.anyio
-async def test_demo_turn_is_caught_rolled_back_and_fixed(tmp_path: Path) -> None:
+async def test_demo_plays_a_correct_step_a_caught_step_and_an_undo(tmp_path: Path) -> None:
     from assistant.tui.launch import demo_rig
 
     rig = demo_rig(NOW, tz_name=TZ, chunk_delay=0, animate=False, home=tmp_path / "demo")
     app = rig.app
     try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            assert app.query_one("#prompt").value == "Move the swim lesson to Thursday"
-            assert "DEMO" in app.title and app.query_one("#demo-banner")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            banner = str(app.query_one("#demo-banner", Static).render())
+            assert all(step in banner for step in rig.steps)  # says what it can do, up front
+            assert app.title == "calendar-assistant · DEMO" and "DEMO" not in app.sub_title
+            assert app.query_one("#prompt", Input).value == "Add Maya's soccer game on October 22 at 10am"
             await pilot.press("enter")
             await settle(pilot)
-            [badge] = app.query(OutcomeBadge)
-            assert badge.outcome.kind == "corrected"
-            [card] = texts(app, EventCardView)
+            assert [b.outcome.kind for b in app.query(OutcomeBadge)] == ["verified"]
+            assert app.query_one("#prompt", Input).value == "Move the swim lesson to Thursday"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert [b.outcome.kind for b in app.query(OutcomeBadge)] == ["verified", "corrected"]
+            card = texts(app, EventCardView)[-1]
             assert "Thursday, October 23, 5:00 PM" in card
+            assert app.query_one("#prompt", Input).value == "/undo"
+            await pilot.press("enter")
+            await wait_for_screen(pilot, ConfirmScreen)
+            await pilot.press("y")
+            await settle(pilot)
+            [undo] = app.query(UndoView)
+            assert "Put 'Swim lesson' back on Tuesday, October 21 at 5:00 PM" in undo.plain
             await send(pilot, "and the dentist?")
             await settle(pilot)
             assert "scripted demo" in list(app.query(TurnView))[-1].reply.source
@@ -456,3 +488,158 @@ async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Pat
         notices = [str(w.render()) for w in app.query(NoticeMessage)]
     assert app.agent is None
     assert any(str(home / "calendar.db") in n and "not a usable SQLite database" in n for n in notices), notices
+
+
+# ----------------------------------------------------------------------------- issue 18
+RECURRING = [
+    {"content": [{"type": "tool_use", "name": "create_calendar_event",
+                  "input": {"title": "Piano lesson", "start": "2025-10-22T16:00:00",
+                            "end": "2025-10-22T16:30:00", "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=WE"]}}]},
+    {"content": [{"type": "text", "text": "Added the piano lesson, every Wednesday from October 22."}]},
+]
+
+
+def transcript(app: CalendarApp) -> str:
+    """Every word the conversation shows: replies, cards, badges, notices, undo summaries."""
+    parts = [screen_text(app.screen)]
+    parts += [w.plain for w in app.query(EventCardView)] + [w.plain for w in app.query(OutcomeBadge)]
+    parts += [w.plain for w in app.query(UndoView)]
+    return "\n".join(parts)
+
+
+@pytest.mark.anyio
+async def test_no_tool_name_event_id_or_rrule_reaches_the_transcript(rig: Rig) -> None:
+    from tools.specs import all_specs
+
+    rig.server.add(MAIN, *RECURRING)
+    app = rig.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "Add piano lessons every Wednesday at 4pm starting Wednesday")
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await wait_for_screen(pilot, ConfirmScreen)
+        summary = app.screen.summary  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await settle(pilot)
+        shown = transcript(app) + "\n" + summary
+        assert "every Wednesday" in shown  # the repeat rule, in words
+        assert "Removed 'Piano lesson'" in shown  # the undo of an added event says so
+        for spec in all_specs():
+            assert spec.name not in shown, spec.name
+        assert "FREQ=" not in shown and "RRULE" not in shown and "BYDAY" not in shown
+        ids = [e.id for e in rig.backend.list_events("primary", NOW, NOW + timedelta(days=30))]
+        created = [c.event.id for r in app.reports for c in r.cards]
+        assert created and all(i not in shown for i in created + ids)
+
+
+@pytest.mark.anyio
+async def test_ctrl_z_with_nothing_to_undo_says_so_without_a_dialog(rig: Rig) -> None:
+    app = rig.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert any("Nothing to undo" in str(n.message) for n in app._notifications)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert any("Nothing to redo" in str(n.message) for n in app._notifications)
+
+
+@pytest.mark.anyio
+async def test_changes_list_undoes_a_chosen_change_and_redo_puts_it_back(rig: Rig) -> None:
+    rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
+    app = rig.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "Move swim lesson to Thursday")
+        await settle(pilot)
+        await pilot.press("f4")
+        listing = await wait_for_screen(pilot, ChangesScreen)
+        [change] = listing.changes
+        assert change.lines(TZ) == ["Moved 'Swim lesson' from Tuesday, October 21 at 5:00 PM to "
+                                    "Thursday, October 23 at 5:00 PM"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert rig.start("ev_swim1") == "2025-10-21T17:00:00-07:00"
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
+        assert [v.redo for v in app.query(UndoView)] == [False, True]
+        await send(pilot, "/changes")
+        listing = await wait_for_screen(pilot, ChangesScreen)
+        assert [c.state for c in listing.changes] == ["standing", "undone"]
+
+
+@pytest.mark.anyio
+async def test_clear_starts_a_fresh_conversation(rig: Rig) -> None:
+    rig.server.add(MAIN, {"content": [{"type": "text", "text": "You have swim on Tuesday."}]})
+    rig.server.add(MAIN, {"content": [{"type": "text", "text": "Fresh start."}]})
+    app = rig.app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "what's on?")
+        await settle(pilot)
+        before = app.agent.history.conversation_id  # type: ignore[union-attr]
+        await send(pilot, "/clear")
+        await settle(pilot)
+        assert not app.query(TurnView) and not app.query(UserMessage)
+        assert app.agent.history.conversation_id != before  # type: ignore[union-attr]
+        assert app.agent.history.messages() == []  # type: ignore[union-attr]
+        await send(pilot, "hello again")
+        await settle(pilot)
+        sent = rig.server.requests[-1].body["messages"]
+        assert [m["content"] for m in sent if m["role"] == "user"] == ["hello again"]
+
+
+@pytest.mark.anyio
+async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig: Rig) -> None:
+    rig.server.add(MAIN, {"content": [{"type": "text", "text": "\n\n".join(f"line {i}" for i in range(40))}]})
+    app = rig.app()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        agenda = app.query_one(AgendaPanel)
+        assert agenda.display and not app.narrow
+        await send(pilot, "a long answer please")
+        await settle(pilot)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        conversation = app.query_one("#conversation")
+        assert app.narrow and not agenda.display
+        assert conversation.size.width >= 78  # the chat gets the width
+        assert conversation.scroll_y == conversation.max_scroll_y > 0  # still at the latest
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        assert agenda.display and agenda.region.y > conversation.region.y  # under the chat
+        await pilot.resize_terminal(60, 20)
+        await settle(pilot)
+        assert conversation.scroll_y == conversation.max_scroll_y
+
+
+@pytest.mark.anyio
+async def test_theme_is_remembered_in_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from assistant.settings import load_settings
+    from assistant.tui.launch import chat_app
+
+    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(tmp_path))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    app = chat_app(load_settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.theme = "nord"
+        await settle(pilot)
+    assert tomllib.loads((tmp_path / "config.toml").read_text())["theme"] == "nord"
+    again = chat_app(load_settings())
+    async with again.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert again.theme == "nord"
+
+
+def test_screenshots_go_home_when_there_is_no_downloads_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.tui.app import screenshot_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path / "Downloads"))  # does not exist
+    assert screenshot_dir() == tmp_path
+    (tmp_path / "Downloads").mkdir()
+    assert screenshot_dir() == tmp_path / "Downloads"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Literal
 
 from sqlalchemy import select
@@ -21,10 +21,18 @@ from sqlmodel import select as select_rows
 
 from tools.backend import CalendarBackend, CalendarError, Snapshot, VersionConflict
 from tools.events import Event, EventFieldError, event_from_contract, zone
-from tools.journal import (Conflict, Journal, JournalEntry, JournalTurn, RestoredEvent,
-                           RollbackReport, intent_json)
+from tools.journal import (
+    Conflict,
+    Journal,
+    JournalEntry,
+    JournalTurn,
+    RestoredEvent,
+    RollbackReport,
+    intent_json,
+)
 from tools.store import ensure_tables
-from tools.wording import clock_label, day_label, event_phrase
+from tools.wording import clock_label, day_label, event_repeats
+from tools.wording import event_phrase as _one_event_phrase
 
 Action = Literal["added", "changed", "removed"]
 
@@ -35,7 +43,7 @@ class UndoRecord(SQLModel, table=True):
     __tablename__ = "undo_records"
     turn_id: str = Field(primary_key=True)
     entry_ids: str  # JSON list of journal entry ids rolled back by this undo
-    undone_at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    undone_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     redone_as: str | None = None
 
 
@@ -88,7 +96,7 @@ class Change:
         """`Tuesday, October 21, 9:15 AM · 2 changes (undone)`."""
         stamp = ""
         if self.when is not None:
-            moment = (self.when if self.when.tzinfo else self.when.replace(tzinfo=timezone.utc))
+            moment = (self.when if self.when.tzinfo else self.when.replace(tzinfo=UTC))
             local = moment.astimezone(zone(tz_name))
             stamp = f"{day_label(local.date())}, {clock_label(local)} · "
         count = len(self.events)
@@ -110,6 +118,16 @@ class RedoReport:
     @property
     def clean(self) -> bool:
         return not self.conflicts
+
+
+def event_phrase(event: Event, tz_name: str) -> str:
+    """`'Swim lesson' on Tuesday, October 21 at 5:00 PM`; a repeating event says its rule in
+    words: `'Piano lesson' every Wednesday, from Wednesday, October 22 at 4:00 PM`."""
+    said = _one_event_phrase(event, tz_name)
+    if event.is_recurring_series:
+        title = said.split(" (repeats", 1)[0].removeprefix("every ")
+        return f"{title} {event_repeats(event)}, from {_one_event_phrase(event.with_changes(recurrence=None), tz_name).split(' on ', 1)[-1]}"
+    return said
 
 
 def _event(text: str | None, calendar_id: str) -> Event | None:
@@ -229,7 +247,7 @@ class Changes:
             with Session(self.journal.engine) as session:
                 row = session.get(UndoRecord, turn_id) or UndoRecord(turn_id=turn_id, entry_ids="[]")
                 row.entry_ids = json.dumps(undone)
-                row.undone_at = datetime.now(timezone.utc)
+                row.undone_at = datetime.now(UTC)
                 row.redone_as = None
                 session.add(row)
                 session.commit()

@@ -1,7 +1,10 @@
 """`calendar-assistant ask MESSAGE`: one guarded turn without the TUI (scripts, cron, tests).
 
-Confirmations of destructive calls are refused unless `--yes` is given: a command with no one to
-ask must not delete several events or email attendees on its own.
+It prints what happened, not just the reply: the changes as cards in words, what the guard rolled
+back, the findings a person needs and how sure the assistant is (the same words the chat shows),
+or the turn report as JSON with `--json`. Confirmations of destructive calls are refused unless
+`--yes` is given: a command with no one to ask must not delete several events or email
+attendees on its own.
 """
 from __future__ import annotations
 
@@ -15,16 +18,20 @@ from assistant.settings import load_settings
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("ask", help="one guarded turn without the chat window")
     parser.add_argument("message")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the turn report as JSON")
     parser.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
     parser.add_argument("--now", help="run the turn as if it were this ISO datetime (scripts, tests)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    message = " ".join(str(args.message).split())
+    if not message:
+        fail("ask: MESSAGE is empty: say what to add, move or cancel")
     # The agent and the model SDK load only here: every other command starts without them.
     from assistant.app import build_agent
     from assistant.model_client import has_credentials
+    from assistant.tui.formatting import report_text
 
     settings = load_settings()
     if not has_credentials(settings):
@@ -32,11 +39,9 @@ def run(args: argparse.Namespace) -> int:
     fixed = fixed_now(args.now, settings.timezone)
     agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
                         now=(lambda: fixed) if fixed is not None else None)
-    report = agent.run_turn(args.message)
+    report = agent.run_turn(str(args.message).strip())
     if args.json:
         print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
     else:
-        print(report.reply)
-        if report.confidence:
-            print(f"[confidence: {report.confidence}]")
+        print(report_text(report, settings.timezone) or "(no reply)")
     return 1 if report.error else 0

@@ -1,24 +1,28 @@
 """`calendar-assistant resolve`: date/time phrases to their readings (CONTRACT section 4).
 
-The resolver raises ValueError for input it refuses (a text over its length cap, a bad zone) and
+TEXT alone resolves against the clock in the configured zone (`--now` and `--tz` override them,
+as scripts and the contract's checks pass them). The resolver raises ValueError for input it refuses (a text over its length cap, a bad zone) and
 date arithmetic can overflow near year 9999: both are bad input here, one line and exit 2.
 """
 from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from assistant.commands.usage import Subparsers, existing_file, fail
+from assistant.settings import load_settings
 from reflection.resolver import parse_now, resolve
+from tools.events import zone
 
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("resolve", help="resolve date/time phrases (JSON out)")
     parser.add_argument("text", nargs="?")
-    parser.add_argument("--now", help="ISO datetime; naive means wall time in --tz")
-    parser.add_argument("--tz", help="IANA time zone")
+    parser.add_argument("--now", help="ISO datetime; naive means wall time in --tz (default: now)")
+    parser.add_argument("--tz", help="IANA time zone (default: the configured one)")
     parser.add_argument("--batch", type=existing_file, help="JSON Lines of {text, now, tz}")
     parser.set_defaults(run=run)
 
@@ -59,12 +63,11 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(out, ensure_ascii=False))
         return 0
     if args.text is None:
-        fail("resolve: give TEXT (with --now and --tz) or --batch FILE")
-    if not args.now or not args.tz:
-        fail("resolve: --now and --tz are required with TEXT")
+        fail("resolve: give TEXT (optionally with --now and --tz) or --batch FILE")
+    tz_name = args.tz or load_settings().timezone
     try:
-        now = parse_now(args.now, args.tz)
-        result = resolve(args.text, now, args.tz)
+        now = parse_now(args.now, tz_name) if args.now else datetime.now(zone(tz_name))
+        result = resolve(args.text, now, tz_name)
     except (ValueError, OverflowError) as exc:
         fail(f"resolve: {exc}")
     print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))

@@ -1,7 +1,8 @@
 """`calendar-assistant undo`: roll back the last turn's changes.
 
-The chat's `/undo` (and ctrl+z) runs the same `undo_last` after its confirmation dialog, so the
-command line and the window take back the same change and say the same words about it.
+It goes through `tools.changes.Changes`, like the chat's `/undo` (and ctrl+z), so the command
+line and the window take back the same change, say the same words about it (an added event is
+"Removed", never "restored"), and the chat's redo can put it back.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Protocol
 from assistant.commands.usage import Subparsers
 from assistant.services import build_services
 from assistant.settings import load_settings
+from tools.changes import Changes, rollback_words
 from tools.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
@@ -28,10 +30,13 @@ class UndoOutcome:
     """What one undo did: the rollback (None when there was nothing to take back) in words."""
 
     report: RollbackReport | None
+    tz_name: str = "UTC"
 
     @property
     def message(self) -> str:
-        return NOTHING_TO_UNDO if self.report is None else self.report.summary()
+        if self.report is None:
+            return NOTHING_TO_UNDO
+        return "Undone: " + "; ".join(rollback_words(self.report, self.tz_name)) + "."
 
     @property
     def exit_code(self) -> int:
@@ -51,6 +56,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    outcome = undo_last(build_services(load_settings()).journal)
+    settings = load_settings()
+    outcome = UndoOutcome(Changes(build_services(settings).journal).undo(), settings.timezone)
     print(outcome.message)
     return outcome.exit_code

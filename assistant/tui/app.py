@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol
+from typing import Protocol
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -24,30 +25,58 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Markdown, Static
 from textual.worker import get_current_worker
 
-from assistant.commands.undo import UndoOutcome, undo_last
+from assistant.history import History
+from assistant.report import TurnReport
+from assistant.services import Services
+from assistant.settings import Settings
 from assistant.tui.formatting import findings_markdown
-from assistant.tui.screens import ConfirmScreen, FindingsScreen, HelpScreen, SetupScreen
-from assistant.tui.widgets import AgendaPanel, NoticeMessage, TurnView, UndoView, UserMessage
+from assistant.tui.screens import (
+    ChangesScreen,
+    ConfirmScreen,
+    FindingsScreen,
+    HelpScreen,
+    SetupScreen,
+)
+from assistant.tui.widgets import (
+    AgendaPanel,
+    NoticeMessage,
+    TurnView,
+    UndoView,
+    UserMessage,
+)
+from tools.changes import Changes, RedoReport
 from tools.context import Confirmation, ConfirmCallback
-from tools.events import zone
+from tools.events import Event, zone
+from tools.journal import RollbackReport
 
 CSS_PATH = Path(__file__).with_name("styles.tcss")
-DEMO_BANNER = ("DEMO · a sample calendar and a scripted model: nothing here touches your calendar. "
-               "Press Enter to send the request and watch the guard catch a wrong date.")
+NARROW_BELOW = 100
+"""Below this many columns the agenda folds away (ctrl+g shows it under the chat): at 80
+columns a side panel would leave the conversation too narrow to read."""
+
+
+class TurnObserverLike(Protocol):
+    def on_status(self, text: str) -> None: ...
+
+    def on_text_delta(self, text: str) -> None: ...
+
+    def on_draft_discarded(self) -> None: ...
 
 
 class AgentLike(Protocol):
     """What the app needs from `assistant.agent.Agent` (tests pass a fake with the same shape)."""
 
-    settings: Any
+    settings: Settings
+    services: Services
+    history: History
 
-    def run_turn(self, message: str, observer: Any) -> Any: ...
+    def run_turn(self, message: str, observer: TurnObserverLike) -> TurnReport: ...
 
-    def undo_last(self) -> Any: ...
-
-    def agenda(self, days: int = 7) -> list[Any]: ...
+    def agenda(self, days: int = 7) -> list[Event]: ...
 
     def history_for_display(self) -> list[tuple[str, str]]: ...
+
+    def now(self) -> datetime: ...
 
 
 AgentFactory = Callable[[ConfirmCallback], AgentLike]
@@ -56,11 +85,11 @@ AgentFactory = Callable[[ConfirmCallback], AgentLike]
 class TurnBridge:
     """The `TurnObserver` of one turn: forwards the worker thread's calls to the UI thread."""
 
-    def __init__(self, app: "CalendarApp", view: TurnView) -> None:
+    def __init__(self, app: CalendarApp, view: TurnView) -> None:
         self.app = app
         self.view = view
 
-    def _call(self, callback: Callable[..., Any], *args: Any) -> None:
+    def _call(self, callback: Callable[..., object], *args: object) -> None:
         try:
             self.app.call_from_thread(callback, *args)
         except RuntimeError:  # the app is closing: nobody is watching any more
@@ -85,15 +114,21 @@ class CalendarApp(App[int]):
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("ctrl+r", "retry", "Retry"),
+        Binding("ctrl+y", "redo", "Redo", show=False),
+        Binding("f4", "changes", "Changes"),
+        Binding("ctrl+r", "retry", "Retry", show=False),
         Binding("ctrl+f,f3", "findings", "Why?"),
         Binding("ctrl+g,f2", "toggle_agenda", "Agenda"),
+        Binding("ctrl+n", "new_conversation", "New chat", show=False),
     ]
-    MODAL_SENSITIVE = {"help", "undo", "retry", "findings", "toggle_agenda"}
+    MODAL_SENSITIVE = {"help", "undo", "redo", "changes", "retry", "findings", "toggle_agenda",
+                       "new_conversation"}
 
-    def __init__(self, settings: Any, agent_factory: AgentFactory, *, demo: bool = False,
+    def __init__(self, settings: Settings, agent_factory: AgentFactory, *, demo: bool = False,
                  prefill: str = "", needs_setup: bool = False, animate: bool = True,
-                 agenda_days: int = 7, save_key: Callable[[str], None] | None = None) -> None:
+                 agenda_days: int = 7, save_key: Callable[[str], None] | None = None,
+                 save_theme: Callable[[str], None] | None = None,
+                 demo_steps: list[str] | None = None, demo_banner: str = "") -> None:
         super().__init__()
         self.settings = settings
         self.agent_factory = agent_factory
@@ -104,15 +139,20 @@ class CalendarApp(App[int]):
         self.show_motion = animate  # not `self.animate`: Textual calls its animate() method
         self.agenda_days = agenda_days
         self.save_key = save_key
+        self.save_theme = save_theme
+        self.demo_steps = list(demo_steps or [])
+        self.demo_banner = demo_banner
         self.turn_running = False
+        self.narrow = False
         self.pending: deque[str] = deque()
-        self.reports: list[Any] = []
+        self.reports: list[TurnReport] = []
+        self._undo_target: str | None = None
         self.last_failed: str | None = None
         self.confirmations: list[Confirmation] = []
         self._highlight: set[str] = set()
         self._active_view: TurnView | None = None
         if demo:
-            self.sub_title = "DEMO · sample calendar, scripted model"
+            self.sub_title = "sample calendar, scripted model"
         else:
             self.sub_title = f"times in {settings.timezone}"
 
@@ -125,7 +165,7 @@ class CalendarApp(App[int]):
     def compose(self) -> ComposeResult:
         yield Header(icon="📅")
         if self.demo:
-            yield Static(DEMO_BANNER, id="demo-banner")
+            yield Static(self.demo_banner, id="demo-banner")
         with Horizontal(id="body"):
             with VerticalScroll(id="conversation"):
                 yield NoticeMessage(self._welcome(), classes="welcome")
@@ -142,7 +182,34 @@ class CalendarApp(App[int]):
                     "F1 for help.")
         return text
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Fold the agenda away below `NARROW_BELOW` columns and keep the latest message in view."""
+        self.apply_width(event.size.width)
+        self.scroll_down()
+
+    def apply_width(self, width: int) -> None:
+        narrow = width < NARROW_BELOW
+        body = self.query_one("#body")
+        if narrow == self.narrow and body.has_class("-laid-out"):
+            return
+        self.narrow = narrow
+        body.add_class("-laid-out")
+        body.set_class(narrow, "-narrow")
+        self.query_one(AgendaPanel).display = not narrow  # the person's ctrl+g turns it back on
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if isinstance(name, str) and self.save_theme is not None and name != self.settings.theme:
+            try:
+                self.save_theme(name)
+            except Exception as exc:  # noqa: BLE001 - a config file we cannot write is a notice
+                self.notify(f"Could not save the theme: {exc}", severity="warning")
+
     def on_mount(self) -> None:
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.apply_width(self.size.width)
         prompt = self.query_one("#prompt", Input)
         if not self.show_motion:
             prompt.cursor_blink = False
@@ -182,10 +249,10 @@ class CalendarApp(App[int]):
                 conversation.mount(UserMessage(text, classes="past"))
             else:
                 conversation.mount(Markdown(text, classes="past-reply"))
-        self.show_recovered(getattr(getattr(self.agent, "services", None), "recovered", None) or [])
+        self.show_recovered(self.agent.services.recovered)
         self.refresh_agenda()
 
-    def show_recovered(self, reports: list[Any]) -> None:
+    def show_recovered(self, reports: list[RollbackReport]) -> None:
         """What start-up recovery undid (or could not) before this window opened, in words: a
         notice in the conversation and a notification, one per unfinished request."""
         for report in reports:
@@ -210,15 +277,17 @@ class CalendarApp(App[int]):
     def run_command(self, text: str) -> None:
         """Slash commands, for people who would rather type than remember keys."""
         name = text[1:].split()[0].lower() if len(text) > 1 else ""
-        actions: dict[str, Callable[[], Any]] = {
-            "undo": self.action_undo, "retry": self.action_retry, "why": self.action_findings,
+        actions: dict[str, Callable[[], object]] = {
+            "undo": self.action_undo, "redo": self.action_redo, "changes": self.action_changes,
+            "retry": self.action_retry, "why": self.action_findings,
             "findings": self.action_findings, "agenda": self.action_toggle_agenda,
+            "clear": self.action_new_conversation, "new": self.action_new_conversation,
             "help": self.action_help, "quit": self.exit, "exit": self.exit,
         }
         action = actions.get(name)
         if action is None:
-            self.notify(f"Unknown command {text!r}. Try /undo, /retry, /why, /agenda, /help, /quit.",
-                        severity="warning")
+            self.notify(f"Unknown command {text!r}. Try /undo, /redo, /changes, /clear, /retry, "
+                        "/why, /agenda, /help, /quit.", severity="warning")
             return
         action()
 
@@ -249,21 +318,25 @@ class CalendarApp(App[int]):
             report = agent.run_turn(message, TurnBridge(self, view))
         except Exception as exc:  # noqa: BLE001 - shown as a readable notice, the turn can be retried
             try:
-                self.call_from_thread(self._turn_failed, message, view, f"{type(exc).__name__}: {exc}")
+                self.call_from_thread(self._turn_failed, message, view,  # type: ignore[arg-type]  # Textual types a coroutine callback as Awaitable[Never]
+                                      f"{type(exc).__name__}: {exc}")
             except RuntimeError:
                 pass
             return
         try:
-            self.call_from_thread(self._turn_done, message, view, report)
+            self.call_from_thread(self._turn_done, message, view, report)  # type: ignore[arg-type]  # as above
         except RuntimeError:
             pass
 
     def scroll_down(self) -> None:
-        """Keep the newest message in view (after the next refresh, once it has a size)."""
+        """Keep the newest message in view (after the next refresh, once it has a size), and
+        stay there while the window is resized or the reply grows (Textual's anchor, released
+        when the person scrolls up to read)."""
         conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.anchor()
         self.call_after_refresh(conversation.scroll_end, animate=False)
 
-    async def _turn_done(self, message: str, view: TurnView, report: Any) -> None:
+    async def _turn_done(self, message: str, view: TurnView, report: TurnReport) -> None:
         await view.finish(report)
         self.scroll_down()
         self.reports.append(report)
@@ -276,7 +349,17 @@ class CalendarApp(App[int]):
                 a.calls for a in report.attempts):
             self._highlight = {c.event.id for c in report.cards}
             self.refresh_agenda()
+        self._next_demo_step(message)
         self._turn_over()
+
+    def _next_demo_step(self, done: str) -> None:
+        """In the demo, the next scripted step waits in the input after each one."""
+        if not self.demo or done not in self.demo_steps:
+            return
+        index = self.demo_steps.index(done) + 1
+        prompt = self.query_one("#prompt", Input)
+        if index < len(self.demo_steps) and not prompt.value:
+            prompt.value = self.demo_steps[index]
 
     async def _turn_failed(self, message: str, view: TurnView, problem: str) -> None:
         await view.fail(problem)
@@ -347,7 +430,7 @@ class CalendarApp(App[int]):
             return
         try:
             events = agent.agenda(self.agenda_days)
-            now = agent.now() if hasattr(agent, "now") else datetime.now(zone(self.tz_name))
+            now = agent.now()
             today: date = now.astimezone(zone(self.tz_name)).date()
         except Exception as exc:  # noqa: BLE001 - the agenda is a side panel; never crash on it
             try:
@@ -376,7 +459,7 @@ class CalendarApp(App[int]):
         if panel.display:
             self.refresh_agenda()
 
-    def last_checked_report(self) -> Any:
+    def last_checked_report(self) -> TurnReport | None:
         for report in reversed(self.reports):
             if report.attempts and any(a.verdict is not None for a in report.attempts):
                 return report
@@ -396,50 +479,102 @@ class CalendarApp(App[int]):
         message, self.last_failed = self.last_failed, None
         self.start_turn(message)
 
-    def action_undo(self) -> None:
+    # ------------------------------------------------------------------ conversation
+    def action_new_conversation(self) -> None:
+        """`/clear` and ctrl+n: a fresh conversation (the model forgets the chat so far; the
+        calendar and its undo list are kept)."""
         if self.agent is None:
             self.notify("The assistant is not ready.", severity="warning")
             return
         if self.turn_running:
-            self.notify("Wait for the current request to finish, then undo.", severity="warning")
+            self.notify("Wait for the current request to finish first.", severity="warning")
             return
-        last = self.reports[-1] if self.reports else None
-        if last is not None and last.cards:
-            from assistant.tui.formatting import card_text
+        self.agent.history.start_new()
+        self.reports.clear()
+        self.last_failed = None
+        conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.remove_children()
+        conversation.mount(NoticeMessage(self._welcome(), classes="welcome"))
+        self.notify("New conversation. Your calendar and its changes are kept (F4 lists them).")
 
-            lines = [f"{ct.heading}: {ct.title} — {ct.lines[0] if ct.lines else ''}"
-                     for ct in (card_text(c, self.tz_name) for c in last.cards)]
-            summary = "This puts back what the last request changed:\n" + "\n".join(lines)
-        else:
-            summary = "This puts back the most recent change recorded in the journal."
+    # ------------------------------------------------------------------ undo and redo
+    def _changes(self) -> Changes | None:
+        if self.agent is None:
+            self.notify("The assistant is not ready.", severity="warning")
+            return None
+        if self.turn_running:
+            self.notify("Wait for the current request to finish first.", severity="warning")
+            return None
+        return Changes(self.agent.services.journal)
+
+    def action_undo(self) -> None:
+        """Ask before taking back the newest change; say so plainly when there is none."""
+        changes = self._changes()
+        if changes is None:
+            return
+        turn_id = changes.last_undoable()
+        if turn_id is None:
+            self.notify("Nothing to undo.")
+            return
+        listed = next((c for c in changes.recent() if c.turn_id == turn_id), None)
+        lines = listed.lines(self.tz_name) if listed is not None else []
+        summary = "This takes back:\n" + "\n".join(f"• {line}" for line in lines) if lines else \
+            "This takes back the most recent change."
+        self._undo_target = turn_id
         self.push_screen(ConfirmScreen("Undo the last change?", summary, yes="Yes, undo"),
                          self._undo_answered)
 
     def _undo_answered(self, yes: bool | None) -> None:
-        if yes:
-            self._run_undo()
+        if yes and self._undo_target is not None:
+            self._run_change("undo", self._undo_target)
+
+    def action_redo(self) -> None:
+        changes = self._changes()
+        if changes is None:
+            return
+        turn_id = changes.last_redoable()
+        if turn_id is None:
+            self.notify("Nothing to redo.")
+            return
+        self._run_change("redo", turn_id)
+
+    def action_changes(self) -> None:
+        """The recent changes; choosing one undoes it (or redoes one the person undid)."""
+        changes = self._changes()
+        if changes is None:
+            return
+        listed = changes.recent()
+        if not listed:
+            self.notify("No changes yet.")
+            return
+        self.push_screen(ChangesScreen(listed, self.tz_name), self._change_chosen)
+
+    def _change_chosen(self, choice: tuple[str, str] | None) -> None:
+        if choice is not None:
+            self._run_change(*choice)
 
     @work(thread=True, exclusive=True, group="undo")
-    def _run_undo(self) -> None:
+    def _run_change(self, what: str, turn_id: str) -> None:
         agent = self.agent
         assert agent is not None
+        changes = Changes(agent.services.journal)
         try:
-            outcome = undo_last(agent)  # the same undo as `calendar-assistant undo`
-        except Exception as exc:  # noqa: BLE001
-            self.call_from_thread(self.add_notice, f"Undo failed: {exc}", True)
+            result: RollbackReport | RedoReport | None = \
+                changes.undo(turn_id) if what == "undo" else changes.redo(turn_id)
+        except Exception as exc:  # noqa: BLE001 - a failing calendar service is a notice
+            self.call_from_thread(self.add_notice, f"Could not {what}: {exc}", True)
             return
-        self.call_from_thread(self._undo_done, outcome)
+        self.call_from_thread(self._change_done, what, result)  # type: ignore[arg-type]  # as above
 
-    async def _undo_done(self, outcome: UndoOutcome) -> None:
-        result = outcome.report
+    async def _change_done(self, what: str, result: RollbackReport | RedoReport | None) -> None:
         if result is None:
-            self.add_notice(outcome.message)
+            self.notify(f"Nothing to {what}.")
             return
         conversation = self.query_one("#conversation", VerticalScroll)
-        await conversation.mount(UndoView(result, self.tz_name, classes="undo"))
+        await conversation.mount(UndoView(result, self.tz_name, redo=what == "redo", classes="undo"))
         self.scroll_down()
-        self._highlight = set(result.restored_ids)
-        self.notify("Undone: " + outcome.message)
+        self._highlight = {r.event_id for r in result.restored}
+        self.notify(("Redone." if what == "redo" else "Undone.") + " ctrl+z / ctrl+y / F4 for more.")
         self.refresh_agenda()
 
     def add_notice(self, text: str, error: bool = False) -> None:
@@ -450,11 +585,16 @@ class CalendarApp(App[int]):
             self.notify(text, severity="error")
 
     # ------------------------------------------------------------------ command palette
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Every action of the app is also in the command palette (ctrl+p)."""
         yield from super().get_system_commands(screen)
         yield SystemCommand("Undo last change", "Roll back the last turn's changes (asks first)",
                             self.action_undo)
+        yield SystemCommand("Redo", "Put back what the last undo took back", self.action_redo)
+        yield SystemCommand("Recent changes", "Every recent change: undo or redo any of them",
+                            self.action_changes)
+        yield SystemCommand("New conversation", "Start fresh (the calendar is kept)",
+                            self.action_new_conversation)
         yield SystemCommand("Retry", "Retry the last request after an error", self.action_retry)
         yield SystemCommand("Why this confidence", "The guard's findings and facts for the last turn",
                             self.action_findings)
@@ -462,3 +602,22 @@ class CalendarApp(App[int]):
         yield SystemCommand("Refresh agenda", "Reload the coming days from the calendar",
                             self.refresh_agenda)
         yield SystemCommand("Help", "Key bindings and slash commands", self.action_help)
+
+    # ------------------------------------------------------------------ screenshots
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """The palette's screenshot goes to ~/Downloads when it exists, else the home dir, else
+        the current dir: Textual's default fails outright when there is no Downloads dir."""
+        return super().deliver_screenshot(filename, path or str(screenshot_dir()), time_format)
+
+
+def screenshot_dir() -> Path:
+    """Where a screenshot is saved: the first existing, writable one of Downloads, home, cwd."""
+    import os
+
+    from platformdirs import user_downloads_dir
+
+    for candidate in (Path(user_downloads_dir()), Path.home(), Path.cwd()):
+        if candidate.is_dir() and os.access(candidate, os.W_OK):
+            return candidate
+    return Path.cwd()

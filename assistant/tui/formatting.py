@@ -6,25 +6,26 @@ findings panel and the snapshot tests all print the same sentences.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable
 
+from assistant.report import TurnReport
+from reflection.findings import Finding
+from tools.changes import RedoReport, rollback_words
 from tools.events import Event, EventCard, as_date, zone
+from tools.journal import RollbackReport
+from tools.specs import all_specs, spec_for
+from tools.wording import clock_label as _clock
+from tools.wording import day_label, event_repeats
 
 ACTION_TITLES = {"created": "Added", "updated": "Changed", "deleted": "Removed"}
 CONFIDENCE_LABELS = {"high": "high", "medium": "medium", "low": "low"}
-
-
-def _clock(moment: datetime) -> str:
-    """`5:00 PM` (no leading zero: that is how people write times)."""
-    hour = moment.hour % 12 or 12
-    return f"{hour}:{moment.minute:02d} {'AM' if moment.hour < 12 else 'PM'}"
-
-
-def day_label(day: date) -> str:
-    """`Thursday, October 23`: the weekday is always spelled out so a wrong one shows."""
-    return f"{day:%A}, {day:%B} {day.day}"
+TOOL_WORDS = {"list": "looking at the calendar", "calculate": "the date calculator",
+              "create": "adding an event", "update": "changing an event", "delete": "removing an event",
+              "location": "looking up a place"}
+"""How a person hears of a tool, by its spec's topic (a tool's own name is never shown)."""
 
 
 def moment_label(moment: datetime, tz_name: str) -> str:
@@ -109,8 +110,9 @@ def card_text(card: EventCard, tz_name: str) -> CardText:
             lines.append(f"where: {event.location}")
         if card.action == "created" and event.attendees:
             lines.append("guests: " + ", ".join(event.attendees))
-    if event.recurrence:
-        lines.append("repeats: " + "; ".join(r.removeprefix("RRULE:") for r in event.recurrence))
+    repeats = event_repeats(event)
+    if repeats:
+        lines.append("repeats: " + repeats)
     title = (card.after.title if card.after else None) or event.title or "(untitled)"
     return CardText(card.action, heading, title, lines)
 
@@ -128,28 +130,56 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
 
 
-def _restored_lines(rollback: Any, tz_name: str) -> list[str]:
-    out: list[str] = []
-    for item in getattr(rollback, "restored", []) or []:
-        wrong, back = item.before, item.after
-        if back is not None and wrong is not None:
-            out.append(f"Put back {back.title}: {when_label(back, tz_name)}"
-                       + (f" (it had been set to {when_label(wrong, tz_name)})"
-                          if when_label(wrong, tz_name) != when_label(back, tz_name) else ""))
-        elif back is not None:
-            out.append(f"Brought back {back.title}: {when_label(back, tz_name)}")
-        elif wrong is not None:
-            out.append(f"Removed {wrong.title} ({when_label(wrong, tz_name)}), added by mistake")
-        else:
-            out.append(f"Restored {item.event_id}")
-    return out
+def _known_events(report: TurnReport) -> dict[str, str]:
+    """Every event id the turn touched, with the title a person knows it by."""
+    known: dict[str, str] = {}
+    for attempt in report.attempts:
+        for call in attempt.calls:
+            for card in call.result.cards if call.result else []:
+                for event in (card.event, card.before, card.after):
+                    if event is not None and event.id:
+                        known[event.id] = f"'{event.title}'"
+        if attempt.rollback is not None:
+            for item in attempt.rollback.restored:
+                shown = item.after or item.before
+                if shown is not None:
+                    known[item.event_id] = f"'{shown.title}'"
+    for attempt in report.attempts:
+        for call in attempt.calls:
+            for key in ("event_id",):
+                value = call.input.get(key)
+                if isinstance(value, str) and value and value not in known:
+                    known[value] = "the event"
+    return known
 
 
-def _issues(findings: Iterable[Any]) -> list[str]:
-    return list(dict.fromkeys(f.issue for f in findings if getattr(f, "issue", "")))
+def for_person(text: str, report: TurnReport | None = None) -> str:
+    """`text` with tool names said in words and the turn's event ids replaced by titles, so no
+    internal name reaches a person (findings come from code and from a model that sees ids)."""
+    for spec in all_specs():
+        if spec.name in text:
+            text = re.sub(rf"`?\b{re.escape(spec.name)}\b`?", TOOL_WORDS.get(spec.topic, "a calendar tool"), text)
+    if report is not None:
+        for event_id, title in sorted(_known_events(report).items(), key=lambda kv: -len(kv[0])):
+            text = re.sub(rf"'?\b{re.escape(event_id)}\b'?", title, text)
+    return text
 
 
-def describe_outcome(report: Any, tz_name: str) -> Outcome | None:
+def _restored_lines(rollback: RollbackReport | RedoReport, tz_name: str) -> list[str]:
+    return rollback_words(rollback, tz_name)
+
+
+def _issues(findings: Iterable[Finding], report: TurnReport) -> list[str]:
+    return list(dict.fromkeys(for_person(f.issue, report) for f in findings if f.issue))
+
+
+def _for_chat(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings a person reads under a reply: how the assistant worked (`process`) is not a
+    problem with the change, so it stays on the why screen."""
+    return [f for f in findings if f.type != "process"]
+
+
+def describe_outcome(report: TurnReport, tz_name: str) -> Outcome | None:
     """The outcome line under a reply, or None for a turn that did not touch the calendar.
 
     A turn the guard corrected says what was wrong and what was put back, because "I fixed it"
@@ -157,7 +187,7 @@ def describe_outcome(report: Any, tz_name: str) -> Outcome | None:
     """
     if report.error:
         return Outcome("error", None, "Something went wrong",
-                       [report.error, "Press ctrl+r (or type /retry) to try again."])
+                       [for_person(report.error, report), "Press ctrl+r (or type /retry) to try again."])
     confidence = report.confidence
     if confidence is None:
         return None
@@ -166,7 +196,7 @@ def describe_outcome(report: Any, tz_name: str) -> Outcome | None:
     final_findings = list(final.verdict.findings) if final.verdict else []
     conflicts = list(report.conflicts)
     if confidence == "low":
-        lines = [f"Problem: {issue}" for issue in _issues(f for f in final_findings if f.is_error)]
+        lines = [f"Problem: {issue}" for issue in _issues((f for f in final_findings if f.is_error), report)]
         lines += [f"Could not put back: {c}" for c in conflicts]
         if report.corrected:
             first = attempts[0]
@@ -174,12 +204,12 @@ def describe_outcome(report: Any, tz_name: str) -> Outcome | None:
             if first.rollback is not None:
                 lines[1:1] = _restored_lines(first.rollback, tz_name)
         if not lines:
-            lines = [issue for issue in _issues(final_findings)] or ["The check could not confirm this change."]
+            lines = _issues(_for_chat(final_findings), report) or ["The check could not confirm this change."]
         return Outcome("doublecheck", "low", "Please double-check this change", lines)
-    notes = _issues(f for f in final_findings if not f.is_error)
+    notes = _issues((f for f in _for_chat(final_findings) if not f.is_error), report)
     if report.corrected:
         first = attempts[0]
-        wrong = _issues(first.verdict.errors) if first.verdict else []
+        wrong = _issues(first.verdict.errors, report) if first.verdict else []
         lines = [f"Caught: {issue}" for issue in wrong]
         if first.rollback is not None:
             lines += _restored_lines(first.rollback, tz_name)
@@ -187,13 +217,28 @@ def describe_outcome(report: Any, tz_name: str) -> Outcome | None:
         lines += [f"Note: {n}" for n in notes]
         title = "Corrected after review" + (" (with a note)" if notes else "")
         return Outcome("corrected", confidence, title, lines)
-    if confidence == "medium" or notes:
+    if notes:
         return Outcome("noted", confidence, "Verified, with a note", [f"Note: {n}" for n in notes])
     return Outcome("verified", confidence, "Verified", ["The change matches what you asked."])
 
 
-def findings_markdown(report: Any, tz_name: str) -> str:
-    """The findings panel: every attempt, its verdict, the guard's findings and computed facts."""
+def _what_it_did(attempt_calls: Iterable[str]) -> str:
+    said: list[str] = []
+    for name in attempt_calls:
+        spec = spec_for(name)
+        words = TOOL_WORDS.get(spec.topic, "a calendar tool") if spec else "a calendar tool"
+        if words not in said:
+            said.append(words)
+    return ", ".join(said)
+
+
+SEVERITY_WORDS = {"error": "Problem", "warning": "Note"}
+ORDINALS = {1: "First try", 2: "Second try", 3: "Third try"}
+
+
+def findings_markdown(report: TurnReport, tz_name: str) -> str:
+    """The why screen: every try, what it did, what the check found and the facts it computed,
+    in sentences that wrap at any width (no tables, no tool names, no ids)."""
     said = report.user_message.replace("\n", " ")
     out: list[str] = [f"**You said:** “{said}”", ""]
     outcome = describe_outcome(report, tz_name)
@@ -201,58 +246,70 @@ def findings_markdown(report: Any, tz_name: str) -> str:
         conf = f" — confidence **{outcome.confidence}**" if outcome.confidence else ""
         out += [f"**{outcome.title}**{conf}", ""]
     if not report.attempts:
-        out.append("_No attempt was made._")
+        out.append("_Nothing was tried._")
     for attempt in report.attempts:
         verdict = attempt.verdict
-        state = "rolled back" if attempt.rollback is not None else "kept"
+        name = ORDINALS.get(attempt.number, f"Try {attempt.number}")
         if verdict is None:
-            out += [f"### Attempt {attempt.number} — not checked (no calendar change)", ""]
+            out += [f"### {name}: nothing to check (the calendar was not changed)", ""]
         else:
-            judged = "valid" if verdict.valid else "wrong"
-            via = "symbolic checks" + (" + reflection model" if verdict.llm_used else "")
-            out += [f"### Attempt {attempt.number} — {judged}, {state} "
-                    f"(confidence {verdict.confidence}, {via})", ""]
+            judged = "right" if verdict.valid else "wrong"
+            state = ", undone" if attempt.rollback is not None else ", kept"
+            via = "checked by code" + (" and a second model" if verdict.llm_used else "")
+            out += [f"### {name}: {judged}{state}", "", f"Confidence {verdict.confidence}, {via}.", ""]
         if attempt.calls:
-            out.append("Tool calls: " + ", ".join(f"`{c.name}`" for c in attempt.calls))
-            out.append("")
+            out += ["What it did: " + _what_it_did(c.name for c in attempt.calls) + ".", ""]
         if verdict is not None:
-            if verdict.findings:
-                out += ["| severity | type | source | issue | correction |", "|---|---|---|---|---|"]
-                for f in verdict.findings:
-                    cells = [f.severity, f.type, f.source, f.issue, f.correction or ""]
-                    out.append("| " + " | ".join(c.replace("|", "/").replace("\n", " ") for c in cells) + " |")
+            problems = [f for f in verdict.findings if f.type != "process"]
+            process = [f for f in verdict.findings if f.type == "process"]
+            if problems:
+                for f in problems:
+                    fix = f" Fix: {for_person(f.correction, report)}." if f.correction else ""
+                    out.append(f"- **{SEVERITY_WORDS.get(f.severity, f.severity)}:** "
+                               f"{for_person(f.issue, report)}.{fix}")
                 out.append("")
-            else:
-                out += ["No findings.", ""]
+            elif not process:
+                out += ["Nothing wrong found.", ""]
+            if process:
+                out.append("How it worked it out (the result is what counts; these do not change it):")
+                out.append("")
+                out += [f"- {for_person(f.issue, report)}" for f in process]
+                out.append("")
             if verdict.facts:
-                out.append("Computed facts:")
-                out.append("")
-                out += [f"- *{fact.kind}* — {fact.statement}" for fact in verdict.facts]
+                out += ["What the check worked out:", ""]
+                out += [f"- {for_person(fact.statement, report)}" for fact in verdict.facts]
                 out.append("")
         if attempt.rollback is not None:
-            out += ["Rolled back:", ""]
+            out += ["Undone:", ""]
             out += [f"- {line}" for line in _restored_lines(attempt.rollback, tz_name)]
-            out += [f"- conflict: {c.shown}" for c in attempt.rollback.conflicts + attempt.rollback.failures]
             out.append("")
         if attempt.stopped:
-            out += [f"Stopped: {attempt.stopped}", ""]
+            out += [f"Stopped: {for_person(attempt.stopped, report)}", ""]
     if report.error:
-        out += [f"**Error:** {report.error}", ""]
+        out += [f"**Error:** {for_person(report.error, report)}", ""]
     return "\n".join(out)
 
 
-def undo_lines(rollback: Any, tz_name: str) -> list[str]:
-    """What an undo brought back, one sentence per event."""
-    lines = []
-    for item in rollback.restored:
-        now, was = item.after, item.before
-        if now is not None and was is not None:
-            lines.append(f"{now.title}: back to {when_label(now, tz_name)}"
-                         + (f" (was {when_label(was, tz_name)})"
-                            if when_label(was, tz_name) != when_label(now, tz_name) else ""))
-        elif now is not None:
-            lines.append(f"{now.title}: restored, {when_label(now, tz_name)}")
-        elif was is not None:
-            lines.append(f"{was.title}: removed again ({when_label(was, tz_name)})")
-    lines += [f"Kept someone else's change: {c.shown}" for c in rollback.conflicts + rollback.failures]
-    return lines
+def undo_lines(rollback: RollbackReport | RedoReport, tz_name: str) -> list[str]:
+    """What an undo (or redo) did, one sentence per event."""
+    return rollback_words(rollback, tz_name)
+
+
+def report_text(report: TurnReport, tz_name: str) -> str:
+    """A turn as plain text for `ask`: the reply, the cards in words, what was rolled back, the
+    findings a person needs, and how sure the assistant is (the chat shows the same things)."""
+    lines: list[str] = []
+    if report.reply:
+        lines += [report.reply.strip(), ""]
+    for card in report.cards:
+        ct = card_text(card, tz_name)
+        lines.append(f"{ct.heading}: {ct.title}")
+        lines += [f"  {line}" for line in ct.lines]
+    outcome = describe_outcome(report, tz_name)
+    if outcome is not None:
+        if report.cards:
+            lines.append("")
+        conf = f" (confidence: {outcome.confidence})" if outcome.confidence else ""
+        lines.append(f"{outcome.title}{conf}")
+        lines += [f"  {line}" for line in outcome.lines]
+    return "\n".join(lines).rstrip()

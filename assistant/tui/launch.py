@@ -12,11 +12,16 @@ import shutil
 import tempfile
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from tools.context import ConfirmCallback
+
+if TYPE_CHECKING:
+    from assistant.agent import Agent
+    from fixtures.demo import DemoPlan
+    from fixtures.fake_anthropic import FakeAnthropicServer
 
 DEMO_MAIN_MODEL = "demo-main-model"
 DEMO_REFLECTION_MODEL = "demo-reflection-model"
@@ -26,13 +31,14 @@ def chat_app(settings: Settings) -> CalendarApp:
     """The chat on the configured calendar; the setup screen first when there is no key."""
     from assistant.model_client import has_credentials
 
-    def factory(confirm: ConfirmCallback) -> Any:
+    def factory(confirm: ConfirmCallback) -> Agent:
         from assistant.app import build_agent
 
         return build_agent(settings, confirm=confirm)
 
     return CalendarApp(settings, factory, needs_setup=not has_credentials(settings),
-                       save_key=lambda key: save_setting(settings, "api_key", key))
+                       save_key=lambda key: save_setting(settings, "api_key", key),
+                       save_theme=lambda name: save_setting(settings, "theme", name))
 
 
 @dataclasses.dataclass
@@ -40,11 +46,12 @@ class DemoRig:
     """Everything a demo run owns, so it can be torn down (and tests can look inside)."""
 
     app: CalendarApp
-    server: Any
+    server: FakeAnthropicServer
     home: Path
     settings: Settings
-    plan: Any
+    plan: DemoPlan
     request: str
+    steps: list[str]
 
     def close(self) -> None:
         from tools.store import forget_engines
@@ -61,7 +68,7 @@ def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_d
     scripted model, and the app wired to both (the real agent, guard, journal and rollback)."""
     from assistant.app import build_agent
     from assistant.settings import system_timezone
-    from fixtures.demo import build_demo, demo_router
+    from fixtures.demo import build_demo, demo_banner, demo_router
     from fixtures.fake_anthropic import FakeAnthropicServer
     from tools.events import zone
     from tools.local_backend import LocalBackend
@@ -80,17 +87,19 @@ def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_d
     for event in events:
         backend.create_event(calendar_id, event.with_changes(calendar_id=calendar_id))
     server = FakeAnthropicServer(script["queues"])
-    server._router = demo_router(server, script["request"], script["fallback"])
+    steps = [step["request"] for step in script["steps"]]
+    server._router = demo_router(server, steps, script["fallback"])
     server.start()
 
-    def factory(confirm: ConfirmCallback) -> Any:
+    def factory(confirm: ConfirmCallback) -> Agent:
         return build_agent(settings, confirm=confirm, backend=backend, base_url=server.base_url,
                            reflection_mode="symbolic", lessons=False, summarize_lessons=False,
                            max_retries=0, now=(lambda: clock_now) if clock_now else None)
 
-    app = CalendarApp(settings, factory, demo=True, prefill=script["request"], animate=animate)
+    app = CalendarApp(settings, factory, demo=True, prefill=steps[0], animate=animate,
+                      demo_steps=steps, demo_banner=demo_banner(steps))
     app.title = "calendar-assistant · DEMO"
-    return DemoRig(app, server, home, settings, script["plan"], script["request"])
+    return DemoRig(app, server, home, settings, script["plan"], script["request"], steps)
 
 
 def _person_zone() -> str | None:

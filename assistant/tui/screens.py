@@ -1,18 +1,22 @@
 """Modal screens: confirmation, findings, help, and the first-run setup screen."""
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Markdown, Static
+from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tools.changes import Change
 
 KEYS: list[tuple[str, str]] = [
     ("enter", "send the message"),
-    ("ctrl+z  /undo", "undo the last turn's changes (asks first)"),
+    ("ctrl+z  /undo", "undo the last request's changes (asks first)"),
+    ("ctrl+y  /redo", "put back what the last undo took back"),
+    ("f4  /changes", "recent changes: undo or redo any of them"),
+    ("ctrl+n  /clear", "new conversation (the calendar is kept)"),
     ("ctrl+r  /retry", "retry the last request after an error"),
     ("ctrl+f  /why", "why this confidence: the guard's findings and facts"),
     ("ctrl+g  /agenda", "show or hide the agenda"),
@@ -167,7 +171,46 @@ class SetupScreen(Screen[str | None]):
         self.app.exit(0)
 
 
-def screen_text(screen: Any) -> str:
+class ChangesScreen(ModalScreen[tuple[str, str] | None]):
+    """The recent changes, newest first; enter undoes the chosen one, or redoes one undone."""
+
+    BINDINGS = [Binding("escape,q,f4", "close", "Close")]
+
+    def __init__(self, changes: list[Change], tz_name: str) -> None:
+        super().__init__()
+        self.changes = changes
+        self.tz_name = tz_name
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for change in self.changes:
+            text = Text()
+            text.append(change.headline(self.tz_name), style="bold")
+            for line in change.lines(self.tz_name):
+                text.append("\n  " + line)
+            verb = "enter: undo" if change.undoable else "enter: redo" if change.redoable else "redone"
+            text.append(f"\n  ({verb})", style="italic")
+            options.append(Option(text, id=change.turn_id, disabled=not (change.undoable or change.redoable)))
+        with Vertical(id="changes"):
+            yield OptionList(*options, id="change-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        box = self.query_one("#changes")
+        box.border_title = "Recent changes"
+        box.border_subtitle = "enter: undo / redo · escape: close"
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        change = next(c for c in self.changes if c.turn_id == event.option.id)
+        self.dismiss(("undo" if change.undoable else "redo", change.turn_id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def screen_text(screen: Screen[object]) -> str:
     """Helper for tests: every Static/Markdown text on a screen, joined."""
     parts: list[str] = []
     for widget in screen.query("Static, Markdown"):

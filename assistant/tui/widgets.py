@@ -6,8 +6,9 @@ thread-safe.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, timedelta
-from typing import Any, Iterable
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,9 +16,20 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from assistant.tui.formatting import (CardText, Outcome, card_text, day_label, describe_outcome,
-                                      event_day, short_time, undo_lines)
+from assistant.report import TurnReport
+from assistant.tui.formatting import (
+    CardText,
+    Outcome,
+    card_text,
+    describe_outcome,
+    event_day,
+    short_time,
+    undo_lines,
+)
+from tools.changes import RedoReport
 from tools.events import Event, EventCard
+from tools.journal import RollbackReport
+from tools.wording import day_label
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 OUTCOME_ICONS = {"verified": "✔", "noted": "✔", "corrected": "↺", "doublecheck": "⚠", "error": "✖"}
@@ -45,11 +57,11 @@ class WorkingIndicator(Static):
         super().__init__("", **kwargs)
         self._label = text
         self._frame = 0
-        self._animate = animate
+        self._motion = animate
 
     def on_mount(self) -> None:
         self._paint()
-        if self._animate:
+        if self._motion:
             self.set_interval(0.1, self._tick)
 
     def _tick(self) -> None:
@@ -57,7 +69,7 @@ class WorkingIndicator(Static):
         self._paint()
 
     def _paint(self) -> None:
-        glyph = SPINNER[self._frame] if self._animate else "…"
+        glyph = SPINNER[self._frame] if self._motion else "…"
         self.update(Text.assemble((glyph + " ", "bold"), (self._label, "italic")))
 
     @property
@@ -138,7 +150,7 @@ class TurnView(Vertical):
         self.message = message
         self.tz_name = tz_name
         self.show_motion = animate  # not `self.animate`: that is Textual's own method
-        self.report: Any = None
+        self.report: TurnReport | None = None
         self.draft = ""
         self._stream: MarkdownStream | None = None
 
@@ -185,7 +197,7 @@ class TurnView(Vertical):
             stream, self._stream = self._stream, None
             await stream.stop()
 
-    async def finish(self, report: Any) -> None:
+    async def finish(self, report: TurnReport) -> None:
         """Show the judged reply, the cards of the attempt that stands, and the outcome."""
         await self._stop_stream()
         self.report = report
@@ -220,17 +232,25 @@ class TurnView(Vertical):
 
 
 class UndoView(Vertical):
-    """What an undo brought back, as cards."""
+    """What an undo (or a redo) did, in words and as cards."""
 
-    def __init__(self, rollback: Any, tz_name: str, **kwargs: Any) -> None:
+    def __init__(self, rollback: RollbackReport | RedoReport, tz_name: str, *, redo: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rollback = rollback
         self.tz_name = tz_name
+        self.redo = redo
+
+    @property
+    def plain(self) -> str:
+        head = "Redone." if self.redo else "Undone."
+        return "\n".join([head, *undo_lines(self.rollback, self.tz_name)])
 
     def compose(self) -> ComposeResult:
         lines = undo_lines(self.rollback, self.tz_name)
-        head = "↶ Undone." if self.rollback.clean else "↶ Undone, with conflicts."
-        yield Static(Text.assemble((head, "bold"), *[("\n" + line) for line in lines] or ["\nNothing to put back."]),
+        head = "↷ Redone" if self.redo else "↶ Undone"
+        head += "." if self.rollback.clean else ", except where it could not be."
+        yield Static(Text.assemble((head, "bold"), *[("\n" + line) for line in lines]),
                      classes="undo-summary")
         for item in self.rollback.restored:
             if item.after is not None and item.before is not None:
