@@ -8,11 +8,11 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from conftest import PERSON_TZ
 
 from assistant.cli import main
 from assistant.services import build_services
 from assistant.settings import load_settings
-from conftest import PERSON_TZ
 from tools import store
 from tools.events import Event
 from tools.registry import tool_definitions
