@@ -30,6 +30,10 @@ from tools.journal import RollbackReport
 from tools.registry import ToolRegistry, validation_error
 from tools.specs import spec_for
 
+ReflectionSource = Callable[[], ReflectionCall | None]
+"""Gives the reflection call for a judgement (None: no model), asked only when a write is judged:
+resolving the configured model loads its SDK, which a read never needs."""
+
 Asker = Callable[[Confirmation], bool | None]
 """Puts a destructive change to the person (MCP elicitation): True yes, False no, None when
 there is no way to ask."""
@@ -139,7 +143,7 @@ class CallRunner:
 
     # ------------------------------------------------------------------ entry points
     def run(self, name: str, arguments: dict[str, Any], state: SessionState,
-            ask: Asker, reflect: ReflectionCall | None) -> CallOutcome:
+            ask: Asker, reflect: ReflectionSource) -> CallOutcome:
         """Any spec tool: a read runs as is; a guarded call runs as one judged attempt."""
         spec = spec_for(name)
         if spec is None:
@@ -186,7 +190,7 @@ class CallRunner:
 
     # ------------------------------------------------------------------ guarded attempt
     def _attempt(self, call: ToolCall, request: str, confirmed: bool, state: SessionState,
-                 ask: Asker, reflect: ReflectionCall | None) -> CallOutcome:
+                 ask: Asker, reflect: ReflectionSource) -> CallOutcome:
         spec = spec_for(call.name)
         assert spec is not None
         problem = validation_error(call.name, call.input)
@@ -220,7 +224,7 @@ class CallRunner:
             return self._abort(turn_id, exc)
 
     def _judge(self, turn_id: str, call: ToolCall, result: ToolResult, request: str,
-               state: SessionState, reflect: ReflectionCall | None) -> CallOutcome:
+               state: SessionState, reflect: ReflectionSource) -> CallOutcome:
         journal = self.services.journal
         calls = [*state.reads, call]
         state.reads = []
@@ -228,7 +232,8 @@ class CallRunner:
         verdict: Verdict | None = None
         if judged:
             case = build_guard_case(self.services, turn_id, 1, calls, request, self.now(), judged)
-            verdict = self.guard.judge(case, reflect=reflect).verdict
+            source = reflect() if self.guard.mode != "symbolic" else None
+            verdict = self.guard.judge(case, reflect=source).verdict
         if verdict is not None and not verdict.valid:
             undo = journal.rollback(turn_id)
             state.failed_request, state.failed_errors = request, list(verdict.errors)

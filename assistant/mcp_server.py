@@ -40,7 +40,13 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, SamplingMessage, TextContent
 from pydantic import BaseModel, ConfigDict, Field
 
-from assistant.mcp_calls import Asker, CallOutcome, CallRunner, SessionState
+from assistant.mcp_calls import (
+    Asker,
+    CallOutcome,
+    CallRunner,
+    ReflectionSource,
+    SessionState,
+)
 from assistant.mcp_tools import UNDO_TOOL, McpToolDef, tool_defs
 from assistant.services import Services, build_services, open_lessons
 from assistant.settings import Settings
@@ -150,7 +156,7 @@ class CalendarMcp:
                 and bool(ctx.session.can_send_request))
 
     # ------------------------------------------------------------------ sampling
-    def _reflect(self, ctx: McpContext) -> Callable[[], ReflectionCall | None]:
+    def _reflect(self, ctx: McpContext) -> ReflectionSource:
         """The reflection call for this request: the client's model when it offers sampling,
         else the configured one (resolved on the worker thread, where loading it may block)."""
         if not self._can_ask(ctx, "sampling"):
@@ -202,7 +208,7 @@ class CalendarMcp:
         reflect, ask = self._reflect(ctx), self._asker(ctx)
 
         def work() -> CallOutcome:
-            return self.runner.run(name, arguments, state, ask, reflect())
+            return self.runner.run(name, arguments, state, ask, reflect)
         return _result(await anyio.to_thread.run_sync(work))
 
     def sdk_tool(self, definition: McpToolDef) -> Tool:
