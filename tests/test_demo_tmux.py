@@ -1,8 +1,9 @@
 """`calendar-assistant demo` in a real terminal: the installed console script under tmux.
 
 Why tmux: Pilot tests drive the app headless; only a real terminal shows that the installed
-entry point starts, draws, takes Enter and exits cleanly. tmux is required, not optional: if it
-is missing this test fails with a message saying so (CI installs it), it never skips.
+entry point starts, draws, takes Enter and exits cleanly. tmux is required, not optional (the
+README lists it for the tests): if it is missing this test fails with a message saying so (CI
+installs it), it never skips. It runs at 80×24, the size the app must serve first-class.
 """
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ TZ = "America/Los_Angeles"
 def _tmux(socket: str, *args: str) -> str:
     done = subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=10)
     return done.stdout
+
+
+def flat(screen: str) -> str:
+    """The screen's words with borders and line breaks gone: a sentence may wrap at 80 columns."""
+    return " ".join(screen.replace("│", " ").split())
 
 
 def _wait_for(socket: str, session: str, needle: str, timeout: float) -> str:
@@ -55,19 +61,27 @@ def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
     # -u: something in a pytest run leaks COLUMNS=80/LINES=24 into the tmux server's
     # environment, and the app would believe them (shutil.get_terminal_size reads them first).
     command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + f" {shlex.quote(str(exe))} demo"
-    _tmux(socket, "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    _tmux(socket, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
         first = _wait_for(socket, session, "DEMO", 20)
-        assert "Move the swim lesson to" in first  # pre-filled: the person only presses Enter
+        assert "DEMO — DEMO" not in first
+        assert "Add Maya's soccer game" in first  # pre-filled: the person only presses Enter
         plan = plan_for(datetime.now(zone(TZ)))
         _tmux(socket, "send-keys", "-t", session, "Enter")
+        _wait_for(socket, session, "Verified", 30)  # step 1: a right change
+        _wait_for(socket, session, "Move the swim lesson to", 10)  # step 2 waits in the input
+        _tmux(socket, "send-keys", "-t", session, "Enter")
         screen = _wait_for(socket, session, "Corrected after review", 30)
-        right = f"{plan.target:%A}, {plan.target:%B} {plan.target.day}, 5:00 PM"
-        wrong = f"{plan.wrong:%A}, {plan.wrong:%B} {plan.wrong.day}, 5:00 PM"
-        assert "DEMO" in screen
-        assert right in screen, screen        # the card shows the right weekday, spelled out
+        wrong = f"{plan.wrong:%A}, {plan.wrong:%B} {plan.wrong.day} at 5:00 PM"
         assert "Caught:" in screen and "Friday" in screen, screen  # what was wrong
-        assert wrong in screen, screen        # and what it had been set to before the rollback
+        assert wrong in flat(screen), screen  # and what it had been set to before the rollback
+        _wait_for(socket, session, "/undo", 10)  # step 3
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        _wait_for(socket, session, "Undo the last change?", 10)
+        _tmux(socket, "send-keys", "-t", session, "y")
+        screen = _wait_for(socket, session, "Undone", 15)
+        back = f"{plan.swim_day:%A}, {plan.swim_day:%B} {plan.swim_day.day} at 5:00 PM"
+        assert "'Swim lesson' back on " + back in flat(screen), screen
         _tmux(socket, "send-keys", "-t", session, "C-q")
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and session in _tmux(socket, "list-sessions", "-F", "#{session_name}"):

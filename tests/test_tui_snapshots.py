@@ -6,6 +6,9 @@ so a snapshot changes only when the *screen* changes, not when the guard's wordi
 functional tests in test_tui.py drive the real agent). Everything is deterministic: a fixed
 "now", no cursor blink, no spinner (`animate=False`), no clock in the header.
 
+The corrected turn and the findings panel are also taken at 80×24 (first-class: the agenda folds
+away) and 60×20 (usable), the sizes a laptop split or a phone's SSH app gives.
+
 Update after an intended change: pytest tests/test_tui_snapshots.py --snapshot-update
 """
 from __future__ import annotations
@@ -14,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 
 from assistant.report import Attempt, TurnReport
 from assistant.settings import Settings
@@ -74,7 +78,13 @@ class FakeAgent:
     """The agent API the app codes against, answering from fixed reports."""
 
     def __init__(self, settings: Settings, reports: list[TurnReport]) -> None:
+        from assistant.history import History
+        from assistant.services import build_services
+        from tools.store import sqlite_engine
+
         self.settings = settings
+        self.services = build_services(settings)  # a real, empty local calendar in tmp_path
+        self.history = History(sqlite_engine(settings.state_db))
         self.reports = list(reports)
         self.events = list(AGENDA)
 
@@ -99,6 +109,9 @@ class FakeAgent:
 
 def make_app(tmp_path: Path, *, needs_setup: bool = False, prefill: str = REQUEST) -> CalendarApp:
     settings = Settings(home=tmp_path, timezone=TZ, api_key=None if needs_setup else "k")
+    if needs_setup:
+        return CalendarApp(settings, lambda confirm: None,  # type: ignore[arg-type,return-value]
+                           prefill=prefill, needs_setup=True, animate=False)
     agent = FakeAgent(settings, [corrected_report()])
     return CalendarApp(settings, lambda confirm: agent, prefill=prefill, needs_setup=needs_setup,
                        animate=False)
@@ -140,31 +153,63 @@ def test_setup_screen(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
-def render_corrected_turn(directory: Path, name: str) -> Path:
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+def test_corrected_turn_small(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+def test_main_screen_small(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=settle)
+
+
+def test_findings_panel_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+f")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=run_before)
+
+
+def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SIZE) -> Path:
     """The corrected turn, rendered by Textual and saved as SVG in `directory`."""
     import asyncio
+    import tempfile
 
     async def shoot() -> None:
-        app = make_app(directory)
-        async with app.run_test(size=SIZE) as pilot:
+        app = make_app(Path(home))  # the app's home (calendar, journal) is never `directory`
+        async with app.run_test(size=size) as pilot:
             await settle(pilot)
             await pilot.press("enter")
             await settle(pilot)
             app.save_screenshot(filename=name, path=str(directory))
 
-    asyncio.run(shoot())
+    with tempfile.TemporaryDirectory() as home:
+        asyncio.run(shoot())
+        from tools.store import forget_engines
+
+        forget_engines()
     return directory / name
 
 
-def test_docs_screenshot_is_current(tmp_path: Path) -> None:
-    """docs/screenshot.svg is exactly what the corrected turn renders today (regenerate it with
-    UPDATE_SCREENSHOT=1, the only time this test writes into the checkout)."""
+@pytest.mark.parametrize("name, size", [("screenshot.svg", SIZE), ("screenshot-80x24.svg", (80, 24))])
+def test_docs_screenshot_is_current(tmp_path: Path, name: str, size: tuple[int, int]) -> None:
+    """docs/screenshot.svg (and the 80×24 one) are exactly what the corrected turn renders today
+    (regenerate them with UPDATE_SCREENSHOT=1, the only time this test writes into the checkout)."""
     import os
 
-    target = Path(__file__).resolve().parents[1] / "docs" / "screenshot.svg"
+    target = Path(__file__).resolve().parents[1] / "docs" / name
     if os.environ.get("UPDATE_SCREENSHOT"):
-        render_corrected_turn(target.parent, target.name)
-    shot = render_corrected_turn(tmp_path, "screenshot.svg").read_text(encoding="utf-8")
+        render_corrected_turn(target.parent, target.name, size)
+    shot = render_corrected_turn(tmp_path, name, size).read_text(encoding="utf-8")
     assert "Corrected after review" in shot.replace("&#160;", " ")
     assert shot == target.read_text(encoding="utf-8"), (
         "docs/screenshot.svg is out of date: run UPDATE_SCREENSHOT=1 pytest " + __file__)

@@ -159,6 +159,8 @@ def for_person(text: str, report: TurnReport | None = None) -> str:
     for spec in all_specs():
         if spec.name in text:
             text = re.sub(rf"`?\b{re.escape(spec.name)}\b`?", TOOL_WORDS.get(spec.topic, "a calendar tool"), text)
+    text = re.sub(r"\bthe call uses\b", "the change used", text)
+    text = re.sub(r"\b(the|this|that) call\b", r"\1 change", text)
     if report is not None:
         for event_id, title in sorted(_known_events(report).items(), key=lambda kv: -len(kv[0])):
             text = re.sub(rf"'?\b{re.escape(event_id)}\b'?", title, text)
