@@ -22,6 +22,7 @@ from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport
 from assistant.services import Services
 from reflection.case import GuardCase
 from reflection.guard import GUARD_VERSION, Guard
+from reflection.lessons import LessonStore
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
 from tools.events import Event, zone
 from tools.journal import RollbackReport
@@ -33,7 +34,7 @@ class Agent:
     def __init__(self, services: Services, model: ModelClient, *, history: History, guard: Guard,
                  recorder: TurnRecorder | None = None, confirm: ConfirmCallback = grant_all,
                  now: Callable[[], datetime] | None = None, calculate: DateCalculator | None = None,
-                 lessons: Any = None, summarize_lessons: bool = True) -> None:
+                 lessons: LessonStore | None = None) -> None:
         self.services = services
         self.settings = services.settings
         self.model = model
@@ -44,7 +45,6 @@ class Agent:
         self._now = now
         self.calculate = calculate
         self.lessons = lessons
-        self.summarize_lessons = summarize_lessons
         self.tools = tool_definitions()
         self.current_attempt = 0
 
@@ -265,8 +265,6 @@ class Agent:
         try:
             self.lessons.learn(report.turn_id, findings, guard_version=GUARD_VERSION, when=self.now(),
                                message=report.user_message)
-            if self.summarize_lessons:
-                self.lessons.maybe_summarize(lambda prompt: self.model.summarize(prompt))
         except Exception:  # noqa: BLE001 - learning is best effort; the turn already stands
             return
 

@@ -22,8 +22,10 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
                 now: Callable[[], datetime] | None = None, backend: CalendarBackend | None = None,
                 base_url: str | None = None, reflection_mode: str | None = None,
                 services: Services | None = None, history_kind: str = "chat",
-                resume: bool = True, lessons: bool = True, summarize_lessons: bool = True,
+                resume: bool = True, lessons: bool = True, summarize_lessons: bool = False,
                 max_retries: int = 2) -> Agent:
+    """`summarize_lessons` is accepted and ignored: lesson summaries were removed (nothing read
+    them), and callers still pass it; drop it once they no longer do."""
     services = services or build_services(settings, backend=backend)
     state = sqlite_engine(settings.state_db)
     model = ModelClient(settings, base_url=base_url, max_retries=max_retries)
@@ -33,5 +35,4 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
     return Agent(services, model, history=History(state, kind=history_kind, resume=resume),
                  guard=guard, recorder=TurnRecorder(state), confirm=confirm, now=clock,
                  calculate=date_calculator(settings.timezone, clock),
-                 lessons=open_lessons(settings) if lessons else None,
-                 summarize_lessons=summarize_lessons)
+                 lessons=open_lessons(settings) if lessons else None)

@@ -161,18 +161,6 @@ class ModelClient:
             usage_sink.add(message.usage)
         return "".join(getattr(b, "text", "") for b in message.content)
 
-    def summarize(self, prompt: str, usage_sink: Usage | None = None) -> str:
-        """A plain reflection-model call (lesson constitution)."""
-        try:
-            message = self.client.messages.create(model=self.settings.reflection_model,
-                                                  max_tokens=1000,
-                                                  messages=[{"role": "user", "content": prompt}])
-        except (anthropic.APIError, ValueError) as exc:
-            raise readable_error(exc) from exc
-        if usage_sink is not None:
-            usage_sink.add(message.usage)
-        return "".join(getattr(b, "text", "") for b in message.content)
-
 
 def reflection_call_from_settings(settings: Settings) -> Callable[[str, str, dict[str, Any]], str]:
     client = ModelClient(settings)

@@ -15,6 +15,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from assistant.settings import Settings, SettingsError
+from reflection.lessons import LessonStore
 from tools.backend import CalendarBackend
 from tools.events import Event
 from tools.journal import Journal, RollbackReport
@@ -63,17 +64,12 @@ def build_locations(settings: Settings) -> LocationService:
     return LocationService(settings.home_address, settings.places, geocoder)
 
 
-def open_lessons(settings: Settings) -> Any:
-    """The lesson store, or None when it cannot be opened (lessons never block a turn). Here, not
-    with the agent, so a door that needs no model client (the MCP server) opens it without
-    loading the model SDK."""
-    try:
-        from reflection.lessons import LessonStore
-    except ImportError:
-        return None
+def open_lessons(settings: Settings) -> LessonStore:
+    """The configured lesson store: the state database and the selection knobs. Here, not with
+    the agent, so every door (the chat, the MCP server, the `lessons` command) opens it the same
+    way without loading the model SDK."""
     return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
-                       min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced,
-                       constitution_every=settings.constitution_every)
+                       min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced)
 
 
 def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> list[RollbackReport]:

@@ -79,7 +79,6 @@ class Settings:
     lesson_recency_days: int = 14
     lesson_min_seen: int = 2
     lessons_max_surfaced: int = 3
-    constitution_every: int = 10
     theme: str = ""  # the chat's Textual theme, remembered when the person picks one
 
     @property
@@ -125,7 +124,7 @@ class Settings:
 # The smallest value each number setting can sensibly take.
 _LOWEST = {"max_tokens": 1, "max_rounds": 1, "turn_token_budget": 1, "context_token_budget": 1,
            "reflection_votes": 1, "lesson_recency_days": 1, "lesson_min_seen": 1,
-           "lessons_max_surfaced": 0, "constitution_every": 1}
+           "lessons_max_surfaced": 0}
 
 
 _ENV = {

@@ -23,7 +23,8 @@ how often a surfaced lesson's mistake came back. That figure is a measurement, n
 effect: nothing here compares against turns without lessons.
 
 Everything lives in the app's state database (`Settings.state_db`), one table per concern:
-`lessons`, `lesson_events`, `lesson_constitutions`.
+`lessons`, `lesson_events`. (Files written before lesson summaries were removed may also hold a
+`lesson_constitutions` table and `constitution_attempted` events; nothing creates or reads them.)
 """
 from __future__ import annotations
 
@@ -33,24 +34,38 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import AutoString, Field, Session, SQLModel, select
 
-from reflection.constitution import (ConstitutionParseError, Rule, build_prompt, category_of,
-                                     merge_with_previous, parse_rules, symbolic_rules)
 from reflection.dates_lexicon import MONTH_RE
-from reflection.findings import Finding
+from reflection.findings import Finding, FindingType, Severity, Source
 from reflection.lesson_safety import MAX_LESSON_CHARS, clean_lesson_text
 from tools.specs import all_specs
 from tools.store import ensure_tables
 
 MAX_CHANGE_CHARS = 110
 MAX_PROVENANCE = 50
-GROUNDED_SOURCES = ("symbolic", "llm")
-SOURCE_RANK = {"llm": 0, "symbolic": 1}
+GROUNDED_SOURCES: tuple[Source, ...] = ("symbolic", "llm")
+SOURCE_RANK: dict[str, int] = {"llm": 0, "symbolic": 1}
+
+LessonCategory = Literal["dates", "events", "locations"]
+"""What a lesson is about, shown beside it in the past observations."""
+LessonEventKind = Literal["lesson_seen", "reflection_recalled"]
+"""`lesson_seen`: a turn produced a lesson's fingerprint; `reflection_recalled`: what a turn surfaced."""
+
+
+def category_of(finding_type: str, text: str = "") -> LessonCategory:
+    """The category a lesson of `finding_type` belongs to (a process finding about ids or the
+    event listing is about events; any other process finding is about dates)."""
+    if finding_type in ("date", "time", "timezone", "ambiguity"):
+        return "dates"
+    if finding_type == "location":
+        return "locations"
+    if finding_type == "process":
+        return "events" if re.search(r"list_events|\bevent id\b|\bid\b", text, re.IGNORECASE) else "dates"
+    return "events"
 
 
 # ============================================================================ tables
@@ -60,13 +75,13 @@ class Lesson(SQLModel, table=True):
     __tablename__ = "lessons"
     id: int | None = Field(default=None, primary_key=True)
     fingerprint: str = Field(index=True, unique=True)
-    type: str
-    severity: str = "warning"  # the worst seen: error beats warning
+    type: FindingType = Field(sa_type=AutoString)
+    severity: Severity = Field(default="warning", sa_type=AutoString)  # the worst seen: error beats warning
     text: str  # what is shown: rationale and proposed change, capped
     rationale: str  # the finding's issue, sanitised
     change: str = ""  # the finding's correction, sanitised ("" = no proposed change)
-    source: str = "symbolic"  # who said the rationale: symbolic | llm
-    change_source: str = "symbolic"
+    source: Source = Field(default="symbolic", sa_type=AutoString)  # who said the rationale
+    change_source: Source = Field(default="symbolic", sa_type=AutoString)
     entities: str = "[]"  # JSON list: "date:next-weekday", "place:home", "tool:update", "phrase:next friday"
     provenance: str = "[]"  # JSON list of {turn_id, source, severity, guard_version, at}, newest last
     guard_version: str = ""
@@ -85,7 +100,7 @@ class Lesson(SQLModel, table=True):
         return list(json.loads(self.provenance or "[]"))
 
     @property
-    def category(self) -> str:
+    def category(self) -> LessonCategory:
         return category_of(self.type, self.text)
 
     def to_contract(self) -> dict[str, Any]:
@@ -106,39 +121,16 @@ class Lesson(SQLModel, table=True):
 
 
 class LessonEvent(SQLModel, table=True):
-    """An append-only log: `lesson_seen` (a turn produced a fingerprint), `reflection_recalled`
-    (what a turn surfaced), `constitution_attempted`. Its id orders turns, whatever the clocks say."""
+    """An append-only log of `LessonEventKind`s. Its id orders turns, whatever the clocks say."""
 
     __tablename__ = "lesson_events"
     id: int | None = Field(default=None, primary_key=True)
-    kind: str = Field(index=True)
+    kind: LessonEventKind = Field(index=True, sa_type=AutoString)
     turn_id: str | None = None
     at: datetime
     lesson_id: int | None = None
     fingerprint: str | None = None
     data: str = "{}"
-
-
-class Constitution(SQLModel, table=True):
-    """A versioned, evidenced rule summary of the lessons (see `reflection.constitution`)."""
-
-    __tablename__ = "lesson_constitutions"
-    version: int = Field(primary_key=True)
-    created_at: datetime
-    rules: str = "[]"  # JSON list of Rule.to_json()
-    lesson_ids: str = "[]"  # the lessons the summariser was shown
-    max_lesson_id: int = 0
-    provenance: str = "{}"
-
-    @property
-    def rule_list(self) -> list[Rule]:
-        return [Rule.from_json(r) for r in json.loads(self.rules or "[]")]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "created_at": _iso(self.created_at),
-                "rules": [r.to_json() for r in self.rule_list],
-                "lesson_ids": json.loads(self.lesson_ids or "[]"),
-                "provenance": json.loads(self.provenance or "{}")}
 
 
 @dataclass
@@ -385,16 +377,15 @@ def render_observations(lessons: Sequence[Lesson]) -> str:
 
 # ============================================================================ the store
 class LessonStore:
-    """Lessons, recall records and constitutions in one SQLite database (shared with the app)."""
+    """Lessons and recall records in one SQLite database (shared with the app)."""
 
     def __init__(self, engine: Any, *, recency_days: int = 14, min_seen: int = 2,
-                 max_surfaced: int = 3, constitution_every: int = 10) -> None:
+                 max_surfaced: int = 3) -> None:
         self.engine = engine
         self.recency_days = recency_days
         self.min_seen = min_seen
         self.max_surfaced = max_surfaced
-        self.constitution_every = constitution_every
-        ensure_tables(engine, Lesson, LessonEvent, Constitution)
+        ensure_tables(engine, Lesson, LessonEvent)
 
     # ------------------------------------------------------------------ learning
     def learn(self, turn_id: str, findings: Iterable[Finding], *, guard_version: str, when: datetime,
@@ -530,10 +521,7 @@ class LessonStore:
             return True
 
     def export(self) -> dict[str, Any]:
-        constitution = self.constitution()
         return {"lessons": [l.to_json() for l in self.all()],
-                "constitution": constitution.to_json() if constitution else None,
-                "symbolic_rules": symbolic_rules(),
                 "recurrence_after_surfacing": self.recurrence_after_surfacing()}
 
     # ------------------------------------------------------------------ measuring the loop
@@ -587,63 +575,6 @@ class LessonStore:
         n = len(surfacings)
         return {"surfaced_turns": n, "recurred": recurred, "rate": round(recurred / n, 4) if n else None,
                 "recalls": recalls, "turns_with_lessons": len(turns_with)}
-
-    # ------------------------------------------------------------------ constitution
-    def constitution(self) -> Constitution | None:
-        """The latest constitution, or None before the first one."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            return session.exec(select(Constitution).order_by(Constitution.version.desc())).first()  # type: ignore[attr-defined]
-
-    def maybe_summarize(self, summarize: Callable[[str], str], *, force: bool = False,
-                        when: datetime | None = None) -> Constitution | None:
-        """Every `constitution_every` new lessons, ask `summarize` for an evidenced rule list.
-
-        Returns the new constitution, or None when it is not yet time, or the summariser failed
-        or answered nothing usable (the previous constitution then stays). A failed attempt is
-        not retried until `constitution_every` more lessons are new.
-        """
-        now = _utc(when or datetime.now(timezone.utc))
-        previous = self.constitution()
-        with Session(self.engine) as session:
-            attempted = session.exec(select(func.max(LessonEvent.lesson_id)).where(
-                LessonEvent.kind == "constitution_attempted")).first()
-            baseline = max(previous.max_lesson_id if previous else 0, int(attempted or 0))
-            new = session.exec(select(func.count()).select_from(Lesson).where(Lesson.id > baseline)).one()
-            max_id = session.exec(select(func.max(Lesson.id))).one() or 0
-            if not force and (self.constitution_every <= 0 or int(new) < self.constitution_every):
-                return None
-            session.add(LessonEvent(kind="constitution_attempted", at=now, lesson_id=int(max_id),
-                                    data=json.dumps({"new_lessons": int(new)})))
-            session.commit()
-        lessons = [l for l in self.all() if not l.resolved]
-        if not lessons:
-            return None
-        lessons.sort(key=lambda l: (-l.seen_count, -(l.id or 0)))
-        shown = [{"id": l.id, "type": l.type, "category": l.category, "text": l.text,
-                  "seen_count": l.seen_count} for l in lessons]
-        shown = shown[:60]
-        try:
-            answer = summarize(build_prompt(shown))
-            rules = parse_rules(answer, [s["id"] for s in shown], {s["id"]: s["category"] for s in shown})
-        except ConstitutionParseError:
-            return None
-        except Exception:  # noqa: BLE001 - a summariser outage keeps the previous constitution
-            return None
-        live = {l.id for l in lessons if l.id is not None}
-        rules = merge_with_previous(rules, previous.rule_list if previous else [], live)
-        made = Constitution(version=(previous.version + 1) if previous else 1, created_at=now,
-                            rules=json.dumps([r.to_json() for r in rules]),
-                            lesson_ids=json.dumps([s["id"] for s in shown]), max_lesson_id=int(max_id),
-                            provenance=json.dumps({"lessons_shown": len(shown),
-                                                   "carried_over": sum(r.carried_over for r in rules),
-                                                   "previous_version": previous.version if previous else None}))
-        try:
-            with Session(self.engine, expire_on_commit=False) as session:
-                session.add(made)
-                session.commit()
-        except IntegrityError:  # another process wrote this version first: theirs stands
-            return None
-        return made
 
 
 # ============================================================================ helpers

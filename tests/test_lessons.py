@@ -3,6 +3,7 @@ rendering, and the recurrence figure computed from recorded turns."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -221,8 +222,36 @@ def test_contract_shape_and_export() -> None:
     assert list(item) == ["id", "type", "text", "seen_count", "first_seen", "last_seen", "resolved"]
     assert item["first_seen"] == "2025-10-22T16:15:00+00:00" and item["seen_count"] == 2
     exported = s.export()
-    assert exported["lessons"][0]["id"] == item["id"] and exported["constitution"] is None
-    assert exported["symbolic_rules"]
+    assert set(exported) == {"lessons", "recurrence_after_surfacing"}
+    assert exported["lessons"][0]["id"] == item["id"] and exported["lessons"][0]["category"] == "locations"
+
+
+def test_a_state_file_from_before_summaries_were_removed_still_works(tmp_path: Path) -> None:
+    """Older files hold a `lesson_constitutions` table and `constitution_attempted` events; the
+    store neither creates nor reads them, and everything else keeps working beside them."""
+    path = tmp_path / "assistant.db"
+    engine = sqlite_engine(path)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE lesson_constitutions (version INTEGER PRIMARY KEY, "
+                             "created_at DATETIME, rules VARCHAR)")
+        conn.exec_driver_sql("INSERT INTO lesson_constitutions VALUES (1, '2025-10-01', '[]')")
+    s = LessonStore(engine, min_seen=1)
+    learn_times(s, HOME, 2)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("INSERT INTO lesson_events (kind, at, lesson_id, data) "
+                             "VALUES ('constitution_attempted', '2025-10-23 00:00:00', 1, '{}')")
+    s.record_recall("later", [s.all()[0].id or 0], 1, when=NOW)
+    assert [l.seen_count for l in s.all()] == [2]
+    assert s.recurrence_after_surfacing()["surfaced_turns"] == 1
+    assert set(s.export()) == {"lessons", "recurrence_after_surfacing"}
+
+
+def test_a_fresh_store_creates_no_summary_table() -> None:
+    engine = sqlite_engine(":memory:")
+    LessonStore(engine)
+    with engine.connect() as conn:
+        names = {row[0] for row in conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names == {"lessons", "lesson_events"}
 
 
 # ----------------------------------------------------------------------------- recurrence

@@ -1,5 +1,5 @@
 """`calendar-assistant lessons`: the --json contract shape, resolve/forget, unknown ids exit 2,
-export and the constitution view, all against the configured home's state database."""
+export, all against the configured home's state database."""
 from __future__ import annotations
 
 import json
@@ -83,26 +83,18 @@ def test_non_numeric_id_exits_2(home: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 2 and err.count("\n") == 1
 
 
-def test_export_writes_lessons_and_constitution(home: Path, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_writes_lessons(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seed(home)
     target = tmp_path / "lessons.json"
     code, _, _ = run(capsys, "--export", str(target))
     data = json.loads(target.read_text())
-    assert code == 0 and len(data["lessons"]) == 2 and data["constitution"] is None
-    assert data["lessons"][0]["provenance"][0]["turn_id"] == "t1" and data["symbolic_rules"]
+    assert code == 0 and len(data["lessons"]) == 2
+    assert data["lessons"][0]["provenance"][0]["turn_id"] == "t1"
     code, _, err = run(capsys, "--export", str(tmp_path / "missing" / "dir" / "x.json"))
     assert code == 2 and err.count("\n") == 1
 
 
-def test_constitution_view(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = seed(home)
-    code, out, _ = run(capsys, "--constitution")
-    assert code == 0 and "No constitution yet" in out and "weekday" in out
-    store.maybe_summarize(lambda p: '{"rules": [{"category": "dates", "rule": "Next Friday: ask", '
-                                    '"evidence": [1]}]}', force=True)
-    code, out, _ = run(capsys, "--constitution")
-    assert code == 0 and "v1" in out and "Next Friday: ask" in out and "#1" in out
-    code, out, _ = run(capsys, "--constitution", "--json")
-    data = json.loads(out)
-    assert data["constitution"]["rules"][0]["evidence"] == [1] and data["symbolic_rules"]
+def test_the_removed_constitution_flag_is_a_usage_error(home: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--constitution")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--constitution" in err
