@@ -242,11 +242,10 @@ class Agent:
             return None
         try:
             selection = self.lessons.select(message, self.now())
-            self.lessons.record_recall(report.turn_id, [l.id for l in selection.surfaced],
-                                       selection.candidates)
+            self.lessons.record_recall(report.turn_id, selection.ids, selection.candidates)
         except Exception:  # noqa: BLE001 - a lesson store problem must never block a turn
             return None
-        report.lessons_surfaced = [l.id for l in selection.surfaced]
+        report.lessons_surfaced = selection.ids
         report.lesson_candidates = selection.candidates
         return self.lessons.render_observations(selection.surfaced) if selection.surfaced else None
 

@@ -6,11 +6,12 @@ from typing import Callable
 
 from assistant.agent import Agent
 from assistant.date_tool import date_calculator
-from assistant.history import History
+from assistant.history import ConversationKind, History
 from assistant.model_client import ModelClient
 from assistant.records import TurnRecorder
 from assistant.services import Services, build_services, open_lessons
 from assistant.settings import Settings
+from reflection.findings import GuardMode
 from reflection.guard import Guard
 from tools.backend import CalendarBackend
 from tools.context import ConfirmCallback, grant_all
@@ -20,8 +21,8 @@ from tools.store import sqlite_engine
 
 def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
                 now: Callable[[], datetime] | None = None, backend: CalendarBackend | None = None,
-                base_url: str | None = None, reflection_mode: str | None = None,
-                services: Services | None = None, history_kind: str = "chat",
+                base_url: str | None = None, reflection_mode: GuardMode | None = None,
+                services: Services | None = None, history_kind: ConversationKind = "chat",
                 resume: bool = True, lessons: bool = True, summarize_lessons: bool = False,
                 max_retries: int = 2) -> Agent:
     """`summarize_lessons` is accepted and ignored: lesson summaries were removed (nothing read

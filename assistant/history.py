@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Literal
 
-from sqlmodel import Field, Session, SQLModel, col
+from sqlmodel import AutoString, Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
 from tools.store import ensure_tables
+
+
+ConversationKind = Literal["chat", "replay", "demo"]
+"""Which door a conversation came through; each resumes only its own kind."""
 
 
 def _now() -> datetime:
@@ -25,7 +29,7 @@ class ConversationRow(SQLModel, table=True):
     __tablename__ = "conversations"
     id: str = Field(primary_key=True)
     started_at: datetime = Field(default_factory=_now)
-    kind: str = "chat"  # chat | replay | demo
+    kind: ConversationKind = Field(default="chat", sa_type=AutoString)
 
 
 class MessageRow(SQLModel, table=True):
@@ -33,7 +37,7 @@ class MessageRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     conversation_id: str = Field(index=True)
     turn_id: str | None = None
-    role: str
+    role: Literal["user", "assistant"] = Field(sa_type=AutoString)
     content: str  # JSON
     created_at: datetime = Field(default_factory=_now)
 
@@ -54,7 +58,7 @@ def is_person_message(message: dict[str, Any]) -> bool:
 
 
 class History:
-    def __init__(self, engine: Any, conversation_id: str | None = None, kind: str = "chat",
+    def __init__(self, engine: Any, conversation_id: str | None = None, kind: ConversationKind = "chat",
                  resume: bool = True) -> None:
         self.engine = engine
         ensure_tables(engine, ConversationRow, MessageRow)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import anthropic
 import httpx
+from anthropic.types import MessageParam, StopReason, TextBlockParam, ToolUnionParam
 
 from assistant.report import Usage
 from assistant.settings import Settings
@@ -56,7 +57,7 @@ def has_credentials(settings: Settings) -> bool:
 @dataclass
 class ModelResponse:
     content: list[dict[str, Any]]
-    stop_reason: str | None
+    stop_reason: StopReason | None
     usage: Usage = field(default_factory=Usage)
 
     @property
@@ -68,20 +69,20 @@ class ModelResponse:
         return "".join(b.get("text", "") for b in self.content if b.get("type") == "text")
 
 
-def _cached_system(system: list[str]) -> list[dict[str, Any]]:
+def _cached_system(system: list[str]) -> list[TextBlockParam]:
     """System text blocks, the stable first one marked for prompt caching."""
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": s} for s in system if s]
+    blocks: list[TextBlockParam] = [{"type": "text", "text": s} for s in system if s]
     if blocks:
         blocks[0]["cache_control"] = {"type": "ephemeral"}
     return blocks
 
 
-def _cached_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    if not tools:
-        return tools
+def _cached_tools(tools: list[dict[str, Any]]) -> list[ToolUnionParam]:
+    """The tool definitions (plain JSON from the tool specs), the last one marked for caching."""
     out = [dict(t) for t in tools]
-    out[-1]["cache_control"] = {"type": "ephemeral"}
-    return out
+    if out:
+        out[-1]["cache_control"] = {"type": "ephemeral"}
+    return cast(list[ToolUnionParam], out)
 
 
 def _block_dict(block: Any) -> dict[str, Any]:
@@ -111,16 +112,16 @@ class ModelClient:
         try:
             with self.client.messages.stream(
                 model=self.settings.model, max_tokens=max_tokens or self.settings.max_tokens,
-                system=_cached_system(system), messages=messages, tools=_cached_tools(tools),
+                system=_cached_system(system), messages=cast(list[MessageParam], messages),
+                tools=_cached_tools(tools),
             ) as stream:
                 tool_started = False
                 for event in stream:
-                    etype = getattr(event, "type", "")
-                    if etype == "content_block_start" and getattr(event.content_block, "type", "") == "tool_use":
+                    if event.type == "content_block_start" and event.content_block.type == "tool_use":
                         if not tool_started and on_tool_start:
                             on_tool_start()
                         tool_started = True
-                    elif etype == "text" and on_text and not tool_started:
+                    elif event.type == "text" and on_text and not tool_started:
                         on_text(event.text)
                 final = stream.get_final_message()
         except (anthropic.APIError, ValueError) as exc:

@@ -9,10 +9,10 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Field, Session, SQLModel
+from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from assistant.report import TurnReport
+from reflection.findings import Confidence
 from tools.store import ensure_tables
 
 
@@ -23,7 +23,7 @@ class TurnRecord(SQLModel, table=True):
     user_message: str
     attempts: int
     guarded: bool
-    confidence: str | None = None
+    confidence: Confidence | None = Field(default=None, sa_type=AutoString)
     first_valid: bool | None = None
     final_valid: bool | None = None
     rolled_back: str = "[]"
@@ -70,7 +70,7 @@ class TurnRecorder:
 
     def all(self) -> list[TurnRecord]:
         with Session(self.engine) as session:
-            rows = session.exec(select(TurnRecord).order_by(TurnRecord.recorded_at)).scalars().all()  # type: ignore[call-overload]
+            rows = session.exec(select(TurnRecord).order_by(col(TurnRecord.recorded_at))).all()
             session.expunge_all()
             return list(rows)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.settings import Settings, load_settings
+from reflection.findings import GuardMode
 from tools.backend import CalendarBackend
 from tools.events import Event, EventFieldError, event_from_contract, zone
 from tools.patching import check_times
@@ -172,7 +173,7 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
     reports = []
     with FakeAnthropicServer({"main": []}, router=router) as server:
         for turn in scenario["turns"]:
-            mode = "always" if "reflection" in turn else "symbolic"
+            mode: GuardMode = "always" if "reflection" in turn else "symbolic"
             agent = build_agent(settings, services=services, base_url=server.base_url,
                                 reflection_mode=mode, history_kind="replay", resume=False,
                                 summarize_lessons=False, now=lambda: now, max_retries=0,

@@ -6,12 +6,15 @@ the lesson store learns from it: one record, four readers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from reflection.findings import Finding, Verdict
+from reflection.findings import Confidence, Finding, Verdict
 from tools.context import ToolCall
 from tools.events import EventCard
 from tools.journal import RollbackReport
+
+if TYPE_CHECKING:  # the SDK's closed list of stop reasons; importing it at run time would load the SDK
+    from anthropic.types import StopReason
 
 
 @dataclass
@@ -45,7 +48,7 @@ class Attempt:
     number: int
     calls: list[ToolCall] = field(default_factory=list)
     reply: str = ""
-    stop_reason: str | None = None
+    stop_reason: StopReason | None = None
     verdict: Verdict | None = None
     rollback: RollbackReport | None = None
     main_usage: Usage = field(default_factory=Usage)
@@ -106,7 +109,7 @@ class TurnReport:
         return len(self.attempts) > 1
 
     @property
-    def confidence(self) -> str | None:
+    def confidence(self) -> Confidence | None:
         """None when the final attempt changed nothing (it only asked a question, or every
         guarded call it made was refused or failed): there is no change to vouch for."""
         final = self.final

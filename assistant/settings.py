@@ -18,6 +18,7 @@ from typing import Any
 import tomli_w
 from platformdirs import user_data_dir
 
+from reflection.findings import GUARD_MODES, GuardMode
 from tools.events import EventFieldError, zone
 
 CONFIG_NAME = "config.toml"
@@ -69,7 +70,7 @@ class Settings:
     max_rounds: int = 8
     turn_token_budget: int = 60000
     context_token_budget: int = 24000
-    reflection_mode: str = "auto"  # auto | always | symbolic
+    reflection_mode: GuardMode = "auto"
     reflection_votes: int = 1
     geocoder: str = "off"  # off | nominatim
     geocoder_user_agent: str = ""
@@ -106,7 +107,7 @@ class Settings:
             raise SettingsError(f"timezone: unknown time zone {self.timezone!r}") from None
         if self.backend not in ("local", "google"):
             raise SettingsError(f"backend: {self.backend!r} is not 'local' or 'google'")
-        if self.reflection_mode not in ("auto", "always", "symbolic"):
+        if self.reflection_mode not in GUARD_MODES:
             raise SettingsError(f"reflection_mode: {self.reflection_mode!r} is not auto, always or symbolic")
         if self.geocoder not in ("off", "nominatim"):
             raise SettingsError(f"geocoder: {self.geocoder!r} is not 'off' or 'nominatim'")

@@ -2,6 +2,9 @@
 
 Severity carries the whole decision: an `error` means the outcome is wrong and the attempt is
 rolled back; a `warning` means the process was imperfect but the outcome stands (CONTRACT 5).
+Every closed set of words the guard uses is a `Literal` here (finding type, severity, source,
+confidence, fact kind, guard mode), so the settings, the reports and the records share one
+definition and mypy catches a misspelt one.
 """
 from __future__ import annotations
 
@@ -12,9 +15,30 @@ FindingType = Literal["date", "time", "timezone", "event_id", "location", "proce
                       "reflection_unavailable", "conflict", "duplicate", "other"]
 Severity = Literal["error", "warning"]
 Source = Literal["symbolic", "llm"]
-FINDING_TYPES: tuple[str, ...] = get_args(FindingType)
-SEVERITIES: tuple[str, ...] = get_args(Severity)
-CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+Confidence = Literal["high", "medium", "low"]
+FactKind = Literal["weekday", "relation", "reading", "event", "place", "id"]
+GuardMode = Literal["auto", "always", "symbolic"]
+"""`symbolic`: never call the reflection model; `always`: call it for every guarded attempt;
+`auto`: only when the symbolic layer could not verify every guarded call."""
+FINDING_TYPES: tuple[FindingType, ...] = get_args(FindingType)
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
+GUARD_MODES: tuple[GuardMode, ...] = get_args(GuardMode)
+CONFIDENCE_ORDER: dict[Confidence, int] = {"low": 0, "medium": 1, "high": 2}
+
+
+def as_confidence(value: object) -> Confidence | None:
+    """`value` when it is one of the confidence words (a model's answer may hold anything)."""
+    for level in CONFIDENCES:
+        if value == level:
+            return level
+    return None
+
+
+def median_confidence(levels: list[Confidence]) -> Confidence:
+    """The middle of the stated confidences (the upper middle for an even count); `levels` is
+    not empty."""
+    return sorted(levels, key=CONFIDENCE_ORDER.__getitem__)[len(levels) // 2]
 
 
 @dataclass(frozen=True)
@@ -51,7 +75,7 @@ class Finding:
 class Fact:
     """Something computed in code that the reflection model may not contradict."""
 
-    kind: str  # weekday | relation | reading | event | place | id
+    kind: FactKind
     subject: str
     statement: str
     data: dict[str, Any] = field(default_factory=dict)
@@ -66,7 +90,7 @@ class Verdict:
     facts: list[Fact] = field(default_factory=list)
     llm_needed: bool = False
     llm_used: bool = False
-    llm_confidence: str | None = None  # what a reflection answer stated, if any
+    llm_confidence: Confidence | None = None  # what a reflection answer stated, if any
 
     @property
     def valid(self) -> bool:
@@ -81,16 +105,17 @@ class Verdict:
         return [f for f in self.findings if not f.is_error]
 
     @property
-    def confidence(self) -> str:
+    def confidence(self) -> Confidence:
+        level: Confidence
         if not self.valid:
             level = "low"
         elif self.warnings:
             level = "medium"
         else:
             level = "high"
-        if self.llm_used and self.llm_confidence in CONFIDENCE_ORDER:
-            if CONFIDENCE_ORDER[self.llm_confidence] < CONFIDENCE_ORDER[level]:
-                level = self.llm_confidence
+        stated = self.llm_confidence
+        if self.llm_used and stated is not None and CONFIDENCE_ORDER[stated] < CONFIDENCE_ORDER[level]:
+            level = stated
         return level
 
     def to_json(self, case_id: Any = None) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reflection.case import GuardCase
-from reflection.findings import Finding, Verdict
+from reflection.findings import (GUARD_MODES, Confidence, Finding, GuardMode, Verdict,
+                                 median_confidence)
 from reflection.reflect import (REFLECTION_SCHEMA, SYSTEM_PROMPT, ReflectionCall,
                                 ReflectionUnavailable, build_prompt, filter_findings,
                                 findings_from_answer, majority, parse_reflection,
@@ -47,11 +48,11 @@ def is_high_stakes(case: GuardCase) -> bool:
 
 
 class Guard:
-    def __init__(self, mode: str = "auto", reflect: ReflectionCall | None = None,
+    def __init__(self, mode: GuardMode = "auto", reflect: ReflectionCall | None = None,
                  votes: int = 1) -> None:
-        if mode not in ("auto", "always", "symbolic"):
+        if mode not in GUARD_MODES:  # the type is not checked at run time; a caller may pass any str
             raise ValueError(f"unknown guard mode {mode!r}")
-        self.mode = mode
+        self.mode: GuardMode = mode
         self.reflect = reflect
         self.votes = max(1, votes)
 
@@ -90,7 +91,7 @@ class Guard:
     def _apply_answers(self, run: GuardRun, case: GuardCase, answers: list[str | None],
                        prompt_built: str | None = None) -> None:
         parsed: list[list[Finding]] = []
-        confidences: list[str] = []
+        confidences: list[Confidence] = []
         for text in answers:
             try:
                 answer = parse_reflection(text)
@@ -118,8 +119,7 @@ class Guard:
             if (finding.type, finding.call_index, finding.issue) not in symbolic_keys:
                 run.verdict.findings.append(finding)
         if confidences:
-            order = {"low": 0, "medium": 1, "high": 2}
-            run.verdict.llm_confidence = sorted(confidences, key=order.__getitem__)[len(confidences) // 2]
+            run.verdict.llm_confidence = median_confidence(confidences)
 
     @staticmethod
     def _unavailable(run: GuardRun, why: str) -> None:

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Literal, Sequence
 
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlmodel import AutoString, Field, Session, SQLModel, select
+from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from reflection.dates_lexicon import MONTH_RE
 from reflection.findings import Finding, FindingType, Severity, Source
@@ -139,6 +139,11 @@ class Selection:
 
     surfaced: list[Lesson]
     candidates: int
+
+    @property
+    def ids(self) -> list[int]:
+        """The surfaced lessons' ids (every stored lesson has one)."""
+        return [lesson.id for lesson in self.surfaced if lesson.id is not None]
 
 
 # ============================================================================ text analysis
@@ -410,7 +415,7 @@ class LessonStore:
     def _learn(self, turn_id: str, findings: list[Finding], guard_version: str, when: datetime,
                message: str | None) -> list[Lesson]:
         implied = {e for e in message_entities(message) if e.startswith("tool:")} if message else set()
-        touched: dict[int, Lesson] = {}
+        touched: dict[str, Lesson] = {}
         with Session(self.engine, expire_on_commit=False) as session:
             for finding in findings:
                 said = clean_lesson_text(finding.issue)
@@ -435,7 +440,7 @@ class LessonStore:
                 else:
                     self._merge(session, lesson, finding, rationale, change, entities, record,
                                 turn_id, guard_version, when)
-                touched[lesson.id] = lesson  # type: ignore[index]
+                touched[lesson.fingerprint] = lesson
             session.commit()
         return list(touched.values())
 
@@ -492,7 +497,7 @@ class LessonStore:
     # ------------------------------------------------------------------ management
     def all(self) -> list[Lesson]:
         with Session(self.engine, expire_on_commit=False) as session:
-            return list(session.exec(select(Lesson).order_by(Lesson.id)).all())  # type: ignore[arg-type]
+            return list(session.exec(select(Lesson).order_by(col(Lesson.id))).all())
 
     def get(self, lesson_id: int) -> Lesson | None:
         with Session(self.engine, expire_on_commit=False) as session:
@@ -531,7 +536,7 @@ class LessonStore:
         ids = [int(i) for i in surfaced_ids]
         with Session(self.engine) as session:
             by_id = {l.id: l.fingerprint for l in session.exec(select(Lesson).where(
-                Lesson.id.in_(ids))).all()} if ids else {}  # type: ignore[union-attr]
+                col(Lesson.id).in_(ids))).all()} if ids else {}
             data = {"surfaced": ids, "fingerprints": [by_id.get(i) for i in ids],
                     "count": len(ids), "candidates": int(candidates)}
             session.add(LessonEvent(kind="reflection_recalled", turn_id=turn_id,
@@ -548,9 +553,9 @@ class LessonStore:
         None, "recalls": turns with a recall record, "turns_with_lessons": turns that surfaced any}.
         """
         with Session(self.engine) as session:
-            events = list(session.exec(select(LessonEvent).where(
-                LessonEvent.kind.in_(("reflection_recalled", "lesson_seen")))  # type: ignore[attr-defined]
-                .order_by(LessonEvent.id)).all())  # type: ignore[arg-type]
+            kinds: tuple[LessonEventKind, ...] = ("reflection_recalled", "lesson_seen")
+            events = list(session.exec(select(LessonEvent).where(col(LessonEvent.kind).in_(kinds))
+                                       .order_by(col(LessonEvent.id))).all())
         surfacings: list[tuple[int, str | None, str]] = []  # (seq, turn, fingerprint)
         seen: dict[str, list[tuple[int, str | None]]] = {}
         recalls = 0

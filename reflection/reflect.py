@@ -14,7 +14,8 @@ from datetime import date, datetime
 from typing import Any, Callable, cast
 
 from reflection.case import GuardCase
-from reflection.findings import FINDING_TYPES, Finding, FindingType
+from reflection.findings import (CONFIDENCES, FINDING_TYPES, SEVERITIES, Confidence, Finding,
+                                 FindingType, as_confidence)
 from reflection.symbolic import WEEKDAYS, SymbolicResult
 from tools.fence import clean_text, fence, fenced_json
 from tools.occurrences import series_of
@@ -27,12 +28,12 @@ REFLECTION_SCHEMA: dict[str, Any] = {
         "valid": {"type": "boolean"},
         "errors": {"type": "array", "items": {"type": "object", "properties": {
             "type": {"type": "string", "enum": list(FINDING_TYPES)},
-            "severity": {"type": "string", "enum": ["error", "warning"]},
+            "severity": {"type": "string", "enum": list(SEVERITIES)},
             "issue": {"type": "string"},
             "correction": {"type": "string"},
             "call_index": {"type": "integer"},
         }, "required": ["type", "severity", "issue", "correction"], "additionalProperties": False}},
-        "confidence": {"type": "string", "enum": ["high", "medium", "low"]},
+        "confidence": {"type": "string", "enum": list(CONFIDENCES)},
     },
     "required": ["valid", "errors", "confidence"],
     "additionalProperties": False,
@@ -264,7 +265,6 @@ ReflectionCall = Callable[[str, str, dict[str, Any]], str]
 """(system prompt, user prompt, JSON schema) -> raw answer text; raises on failure."""
 
 
-def stated_confidence(answer: dict[str, Any]) -> str | None:
-    value = answer.get("confidence")
-    return value if value in ("high", "medium", "low") else None
+def stated_confidence(answer: dict[str, Any]) -> Confidence | None:
+    return as_confidence(answer.get("confidence"))
 

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from reflection.case import case_from_json
-from reflection.findings import Finding
+from reflection.findings import Finding, as_confidence, median_confidence
 from reflection.guard import Guard, is_high_stakes
-from reflection.reflect import (ReflectionUnavailable, build_prompt, false_weekday_claim,
-                                majority, parse_reflection)
+from reflection.reflect import (REFLECTION_SCHEMA, ReflectionUnavailable, build_prompt,
+                                false_weekday_claim, majority, parse_reflection)
 from reflection.symbolic import check_symbolic
 
 CAL = [
@@ -101,6 +101,30 @@ def test_other_findings_are_kept_as_given_and_lower_confidence() -> None:
 def test_stated_confidence_can_only_lower() -> None:
     answer = '{"valid": true, "errors": [], "confidence": "medium"}'
     assert judge(case("Move swim lesson to Thursday", MOVE_OK, llm_reflection=answer)).verdict.confidence == "medium"
+
+
+def test_an_unknown_stated_confidence_is_ignored() -> None:
+    answer = '{"valid": true, "errors": [], "confidence": "certain"}'
+    run = judge(case("Move swim lesson to Thursday", MOVE_OK, llm_reflection=answer))
+    assert run.verdict.llm_used and run.verdict.llm_confidence is None and run.verdict.confidence == "high"
+
+
+def test_voted_confidence_is_the_middle_one() -> None:
+    assert median_confidence(["high", "low", "medium"]) == "medium"
+    assert median_confidence(["low", "high"]) == "high"
+    assert as_confidence("medium") == "medium" and as_confidence("HIGH") is None and as_confidence(2) is None
+
+
+def test_the_reflection_schema_offers_exactly_the_vocabularies() -> None:
+    item = REFLECTION_SCHEMA["properties"]["errors"]["items"]["properties"]
+    assert REFLECTION_SCHEMA["properties"]["confidence"]["enum"] == ["high", "medium", "low"]
+    assert item["severity"]["enum"] == ["error", "warning"]
+
+
+@pytest.mark.parametrize("mode", ["", "never", "Auto"])
+def test_an_unknown_guard_mode_is_refused(mode: str) -> None:
+    with pytest.raises(ValueError, match="unknown guard mode"):
+        Guard(mode=mode)  # type: ignore[arg-type]
 
 
 def test_garbage_keeps_symbolic_verdict_with_reflection_unavailable() -> None:
