@@ -176,7 +176,7 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
             mode: GuardMode = "always" if "reflection" in turn else "symbolic"
             agent = build_agent(settings, services=services, base_url=server.base_url,
                                 reflection_mode=mode, history_kind="replay", resume=False,
-                                summarize_lessons=False, now=lambda: now, max_retries=0,
+                                now=lambda: now, max_retries=0,
                                 confirm=(lambda _c: False) if turn.get("confirm") is False else (lambda _c: True))
             agent_box["agent"] = agent
             server.add("main", *[ids.apply(response if isinstance(response, dict) else {"content": response})
