@@ -11,8 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tools.events import Event
-from tools.free_time import (DailyHours, FreeBusy, Interval, busy_interval, busy_intervals,
-                             free_slots, merge, windows)
+from tools.free_time import (
+    DailyHours,
+    FreeBusy,
+    Interval,
+    busy_interval,
+    busy_intervals,
+    free_slots,
+    merge,
+    windows,
+)
 
 LA = ZoneInfo("America/Los_Angeles")
 BASE = datetime(2026, 3, 6, 0, 0, tzinfo=UTC)  # spans the spring-forward of 2026-03-08 in LA

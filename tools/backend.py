@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from tools.events import CalendarInfo, Event
+from tools.free_time import FreeBusy, busy_intervals
 from tools.patching import EventPatch
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "CalendarError",
     "EventNotFound",
     "EventPatch",
+    "FreeBusy",
     "PatchItem",
     "Snapshot",
     "VersionConflict",
@@ -163,6 +165,37 @@ class CalendarBackend(abc.ABC):
     def snapshots(self, calendar_id: str, event_ids: Sequence[str]) -> list[Snapshot]:
         """`snapshot` of several events, in order (a backend may read them at once)."""
         return [self.snapshot(calendar_id, event_id) for event_id in event_ids]
+
+    def free_busy(self, calendar_ids: Sequence[str], start: datetime, end: datetime) -> FreeBusy:
+        """Busy times of each calendar over [start, end), worked out here from `list_events` (a
+        backend with a server-side free/busy query may override it).
+
+        A calendar that is not one of this backend's, whose listing failed, or whose listing left
+        out a repeating event it could not expand, is unreadable, with the reason: a failed read
+        must never look like free time. Any exception counts, not only `CalendarError`: whatever
+        stopped the read, the calendar's busy times are unknown."""
+        try:
+            known: set[str] | None = {c.id for c in self.calendars()} | {self.primary_calendar_id()}
+        except Exception:  # noqa: BLE001 - the listing below will say what is wrong
+            known = None
+        busy: dict[str, tuple[tuple[datetime, datetime], ...]] = {}
+        unreadable: dict[str, str] = {}
+        for calendar_id in dict.fromkeys(calendar_ids):
+            if known is not None and calendar_id not in known:
+                unreadable[calendar_id] = "no such calendar"
+                continue
+            try:
+                events = self.list_events(calendar_id, start, end)
+            except Exception as exc:  # noqa: BLE001 - reported as unreadable, never as free
+                unreadable[calendar_id] = str(exc) or type(exc).__name__
+                continue
+            skipped = self.skipped_series()
+            if skipped:
+                unreadable[calendar_id] = "the repeat rule of " + ", ".join(
+                    repr(e.title) for e in skipped) + " cannot be read"
+                continue
+            busy[calendar_id] = busy_intervals(events)
+        return FreeBusy(busy, unreadable)
 
     def id_problem(self, event_id: str) -> str | None:
         """Why `event_id` cannot be an id of this backend, or None when it can."""

@@ -46,6 +46,7 @@ from tools.backend import (
     VersionConflict,
 )
 from tools.events import CalendarInfo, Event, EventFieldError
+from tools.free_time import FreeBusy, Interval, merge
 from tools.google_auth import TokenManager
 from tools.google_events import (
     event_body,
@@ -349,6 +350,36 @@ class GoogleBackend(CalendarBackend):
         """Google expands series itself: a listing never leaves one out."""
         return []
 
+    def free_busy(self, calendar_ids: Sequence[str], start: datetime, end: datetime) -> FreeBusy:
+        """Google's own free/busy query: one request for every calendar, and it works on a
+        calendar shared as "see only free/busy", where listing events is refused. Google's
+        answer honours each event's "Show as free" mark; an all-day event marked busy counts
+        as busy here (events the local backend reads never block time when all-day). A calendar
+        Google answers with `errors` (not found, no access, a backend failure), or leaves out,
+        is unreadable; when the whole query fails, every calendar is."""
+        wanted = list(dict.fromkeys(calendar_ids))
+        body = {"timeMin": _aware(start).isoformat(), "timeMax": _aware(end).isoformat(),
+                "items": [{"id": c} for c in wanted]}
+        try:
+            answer = self._execute(lambda: self.service.freebusy().query(body=body))
+        except (ApiFailure, CalendarError) as exc:
+            return FreeBusy({}, {c: str(exc) for c in wanted})
+        found = answer.get("calendars") or {}
+        busy: dict[str, tuple[Interval, ...]] = {}
+        unreadable: dict[str, str] = {}
+        for calendar_id in wanted:
+            entry = found.get(calendar_id)
+            if not isinstance(entry, dict):
+                unreadable[calendar_id] = "Google gave no free/busy answer for it"
+            elif entry.get("errors"):
+                unreadable[calendar_id] = ", ".join(
+                    str(e.get("reason") or "error") for e in entry["errors"] if isinstance(e, dict)
+                ) or "Google could not read it"
+            else:
+                busy[calendar_id] = tuple(merge(
+                    (_instant(b["start"]), _instant(b["end"])) for b in entry.get("busy") or []))
+        return FreeBusy(busy, unreadable)
+
     def instances(self, calendar_id: str, series_id: str, start: datetime | None = None,
                   end: datetime | None = None) -> list[Event]:
         """The occurrences of one recurring series (events.instances)."""
@@ -578,6 +609,11 @@ def backend_from_env(home_dir: Path | str, **options: Any) -> GoogleBackend:
 def _aware(value: datetime) -> datetime:
     """Google needs an offset on timeMin/timeMax; a naive bound is taken as UTC."""
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _instant(text: str) -> datetime:
+    """An RFC 3339 instant from Google (`Z` or an offset)."""
+    return _aware(datetime.fromisoformat(text))
 
 
 def _retry_after(exc: HttpError) -> float | None:
