@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from tools.events import Event
 
 __all__ = ["DailyHours", "FreeBusy", "Interval", "busy_interval", "busy_intervals", "free_slots",
-           "merge", "subtract", "windows"]
+           "merge", "overlapping", "subtract", "windows"]
 
 Interval = tuple[datetime, datetime]
 """[start, end) as two aware datetimes."""
@@ -93,6 +93,22 @@ def busy_interval(event: Event) -> Interval | None:
 def busy_intervals(events: Iterable[Event]) -> tuple[Interval, ...]:
     """The merged busy time of some events (each read in its own zone)."""
     return tuple(merge(i for i in map(busy_interval, events) if i is not None))
+
+
+def overlapping(events: Sequence[Event]) -> dict[str, list[Event]]:
+    """For each event that blocks time, the other events of `events` it overlaps (by id), in
+    start order; events that overlap nothing are left out. Touching events do not overlap."""
+    timed = sorted(((span, e) for e in events if (span := busy_interval(e)) is not None),
+                   key=lambda item: item[0])
+    out: dict[str, list[Event]] = {}
+    for i, ((start, end), event) in enumerate(timed):
+        for (other_start, other_end), other in timed[i + 1:]:
+            if other_start >= end:
+                break
+            if other_end > start and other.id != event.id:
+                out.setdefault(event.id, []).append(other)
+                out.setdefault(other.id, []).append(event)
+    return out
 
 
 def merge(intervals: Iterable[Interval]) -> list[Interval]:

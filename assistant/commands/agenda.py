@@ -17,6 +17,7 @@ from assistant.services import build_services
 from assistant.settings import load_settings
 from assistant.tui.formatting import when_label
 from tools.events import Event, plain_text, zone
+from tools.free_time import overlapping
 
 
 def register(subparsers: Subparsers) -> None:
@@ -29,11 +30,17 @@ def register(subparsers: Subparsers) -> None:
 
 
 def agenda_lines(events: list[Event], tz_name: str) -> list[str]:
-    """One line per event: `Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St`."""
+    """One line per event: `Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St`,
+    and `  ⚠ overlaps Dentist` after a timed event that overlaps another (the guard's conflict
+    rule: all-day events overlap nothing)."""
+    clashes = overlapping(events)
     lines = []
     for event in events:
         place = f"  @ {plain_text(event.location)}" if event.location else ""
-        lines.append(f"{when_label(event, tz_name)}  {plain_text(event.title)}{place}")
+        clash = ""
+        if event.id in clashes:
+            clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
+        lines.append(f"{when_label(event, tz_name)}  {plain_text(event.title)}{place}{clash}")
     return lines
 
 
@@ -42,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     now = fixed_now(args.now, settings.timezone) or datetime.now(zone(settings.timezone))
     services = build_services(settings)
     events = services.agenda(now, args.days)
-    for skipped in getattr(services.backend, "skipped_series", lambda: [])():
+    for skipped in services.backend.skipped_series():
         print(f"calendar-assistant: warning: the repeating event '{plain_text(skipped.title)}' is "
               "not listed: its repeat rule cannot be read", file=sys.stderr)
     if args.json:
