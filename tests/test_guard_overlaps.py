@@ -2,9 +2,6 @@
 cases (fixtures/corpus/guard_cases_overlaps.jsonl), labelled from the contract before the check
 was read. One test per case. A case is judged on its validity, its error types, and its conflict
 and duplicate warnings (`expect_warning_types`); other warnings are not what these cases are about.
-
-`DISAGREES` lists the cases where the guard's verdict differs from the label today, each with the
-difference: they are strict xfails, so the day the guard agrees the test says so.
 """
 from __future__ import annotations
 
@@ -27,17 +24,6 @@ def _cases() -> list[dict[str, Any]]:
 
 
 CASES = _cases()
-DISAGREES: dict[str, str] = {
-    "ov09": "a created duplicate is reported as `duplicate` only: the overlap with the event it "
-            "duplicates gives no `conflict` warning, though CONTRACT §5 says any overlap does",
-    "ov10": "as ov09, with a near-same title",
-    "ov11": "an event moved and then created again at its new time in the same attempt yields no "
-            "finding at all: the check compares with the calendar before the turn, not after "
-            "the attempt's own update (neither `duplicate`, an error since the person said move, "
-            "nor `conflict`)",
-}
-
-
 def test_the_cases_cover_both_findings_as_warnings_errors_and_absences() -> None:
     expects = [c["expect"] for c in CASES]
     for kind in OVERLAP_TYPES:
@@ -46,9 +32,7 @@ def test_the_cases_cover_both_findings_as_warnings_errors_and_absences() -> None
     assert sum(1 for e in expects if not e["error_types"] and not e["expect_warning_types"]) >= 4
 
 
-@pytest.mark.parametrize("case", [
-    pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=DISAGREES[c["id"]])]
-                 if c["id"] in DISAGREES else []) for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_guard_overlap_case(case: dict[str, Any]) -> None:
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     expect = case["expect"]

@@ -52,9 +52,26 @@ def _expanded(event: Event, start: datetime, end: datetime) -> list[Event]:
     return out
 
 
+def _after_writes(ctx: CheckContext, write: WriteCall) -> list[Event]:
+    """The attempt's other writes as they left their events: moved events at their new times,
+    other new events (so a copy made beside a move is seen)."""
+    out: list[Event] = []
+    for other in ctx.writes:
+        if other is write or other.failed or other.kind == "delete":
+            continue
+        span = _span(ctx, other)
+        if span is None:
+            continue
+        current = ctx.event(other.event_id) if other.kind == "update" else None
+        title = str(other.written("title") or (current.title if current is not None else ""))
+        key = (ctx.series_key(other.event_id) if other.kind == "update" else "") or f"__new_{other.index}"
+        out.append(Event(id=key, title=title, start=span[0], end=span[1], timezone=ctx.case.timezone))
+    return out
+
+
 def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> list[Event]:
     own = ctx.series_key(write.event_id) if write.event_id else None
-    moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
+    moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create" and not w.failed}
     calendar_id = write.input.get("calendar_id")
     out = []
     for event in ctx.case.calendar:
@@ -64,7 +81,7 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime)
         if calendar_id and event.calendar_id != calendar_id:
             continue
         out.extend(_expanded(event, start, end))
-    return out
+    return out + [e for e in _after_writes(ctx, write) if e.id != own]
 
 
 def check_overlaps(ctx: CheckContext) -> None:
@@ -87,14 +104,16 @@ def check_overlaps(ctx: CheckContext) -> None:
                 and fuzz.token_set_ratio(_title_key(title), _title_key(other.title)) >= NEAR_SAME_TITLE
             when = describe_when(o_start.astimezone(ctx.tz))
             if same:
-                asked_move = any("move" in m.verbs and "create" not in m.verbs
-                                 for m in ctx.reading.mentions_of(other.recurring_event_id or other.id))
+                key = other.recurring_event_id or other.id
+                moved = any(w.kind == "update" and ctx.series_key(w.event_id) == key for w in ctx.writes)
+                asked_move = moved or any("move" in m.verbs and "create" not in m.verbs
+                                          for m in ctx.reading.mentions_of(key))
                 ctx.add(write.index, "duplicate", "error" if asked_move else "warning",
                         f"'{other.title}' is already on the calendar at {when}; the call creates it again",
                         f"move the existing '{other.title}' instead" if asked_move else
                         "check whether it is the same event before adding it")
-            else:
-                ctx.add(write.index, "conflict", "error" if ctx.reading.free_time_asked else "warning",
-                        f"'{title}' overlaps '{other.title}' ({when})",
-                        "find a free time with find_free_time" if ctx.reading.free_time_asked else
-                        "mention the overlap to the person")
+            # any overlap with another timed event is a conflict (CONTRACT 5), a duplicate too
+            ctx.add(write.index, "conflict", "error" if ctx.reading.free_time_asked and not same else "warning",
+                    f"'{title}' overlaps '{other.title}' ({when})",
+                    "find a free time with find_free_time" if ctx.reading.free_time_asked else
+                    "mention the overlap to the person")
