@@ -7,7 +7,7 @@ near-same title: an error when the person asked to move it, else a warning.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from rapidfuzz import fuzz
 
@@ -29,9 +29,8 @@ def _span(ctx: CheckContext, write: WriteCall) -> tuple[datetime, datetime] | No
         ctx.local(current.start) if current else None)
     end = ctx.read_when(write.written("end"), tz_name) if write.written("end") else None
     if end is None and isinstance(start, datetime):
-        end = start + (current.duration if current is not None else (end or start) - start)
-        if current is None:
-            return None
+        # a new event with no end lasts an hour (the tools' default, as event_from_contract)
+        end = start + (current.duration if current is not None else timedelta(hours=1))
     if not isinstance(start, datetime) or not isinstance(end, datetime) or end <= start:
         return None
     return start, end
