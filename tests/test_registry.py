@@ -10,8 +10,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from conftest import HOME_ADDRESS, SAVED_PLACES, make_context, records_without_version
+
 from tools.backend import CalendarBackend, CalendarError
 from tools.context import Confirmation, ToolCall
 from tools.events import Event
@@ -185,9 +185,9 @@ def test_bulk_update_listing_an_event_twice_writes_nothing(env: Env):
 
 def test_bulk_update_failing_mid_way_leaves_nothing_changed(env: Env, monkeypatch):
     before = records_without_version(env.backend)
-    # the local backend writes the items in one transaction (`_patch_in` each), Google one
+    # the local backend writes the items in one transaction (`_row_for_write` each), Google one
     # `patch_event` after another: either way the third item fails after two were written
-    step = "_patch_in" if isinstance(env.backend, LocalBackend) else "patch_event"
+    step = "_row_for_write" if isinstance(env.backend, LocalBackend) else "patch_event"
     real = getattr(env.backend, step)
     calls = {"n": 0}
 

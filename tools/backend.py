@@ -17,6 +17,7 @@ from tools.free_time import FreeBusy, busy_intervals
 from tools.patching import EventPatch
 
 __all__ = [
+    "ITEM_FAILURES",
     "VOLATILE_KEYS",
     "CalendarBackend",
     "CalendarError",
@@ -24,6 +25,8 @@ __all__ = [
     "EventPatch",
     "FreeBusy",
     "PatchItem",
+    "RestoreItem",
+    "RestoreResult",
     "Snapshot",
     "VersionConflict",
     "strip_volatile",
@@ -87,6 +90,23 @@ class PatchItem:
     if_match: str | None = None
 
 
+@dataclass(frozen=True)
+class RestoreItem:
+    """One restore of a rollback: put `snapshot` back if the event's version is `expected_version`."""
+
+    snapshot: Snapshot
+    expected_version: str | None
+
+
+RestoreResult = Snapshot | Exception
+"""What one restore of `restore_many` came to: the snapshot read back, or why not: refused
+(`VersionConflict`, `EventNotFound`), a snapshot that cannot be written (`ValueError`,
+`KeyError`, `TypeError`), or a failing service (any other `CalendarError`)."""
+
+ITEM_FAILURES = (VersionConflict, EventNotFound, ValueError, KeyError, TypeError)
+"""Restore failures of one item only: `restore_many` goes on with the next."""
+
+
 class CalendarBackend(abc.ABC):
     """List a range, get, create, patch, delete, and snapshot/restore for the journal.
 
@@ -94,6 +114,10 @@ class CalendarBackend(abc.ABC):
     """
 
     name: str = "abstract"
+    restores_are_independent: bool = False
+    """Whether restoring one event never changes another event's version, so a rollback may read
+    every event first and restore them together. False for Google, whose server re-tags a
+    series' occurrences when the series is restored; True for a store of one row per event."""
 
     @abc.abstractmethod
     def calendars(self) -> list[CalendarInfo]: ...
@@ -161,6 +185,26 @@ class CalendarBackend(abc.ABC):
         """Put `snapshot` back when the event's current version is `expected_version`
         (None: "must not exist now" is not required; any state may be replaced). Raises
         VersionConflict otherwise. Returns the snapshot read back after the restore."""
+
+    def restore_many(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        """`restore` of several events, in order, each under its own version check: one result
+        per item, a failure of one item (`ITEM_FAILURES`) never stopping the others. After any
+        other `CalendarError` (the service is down) the rest is not tried: the list is shorter.
+        A backend may write them in one transaction; each result is read back after the write."""
+        results: list[RestoreResult] = []
+        for item in items:
+            try:
+                results.append(self.restore(item.snapshot, expected_version=item.expected_version))
+            except ITEM_FAILURES as exc:
+                results.append(exc)
+            except CalendarError as exc:
+                results.append(exc)
+                break
+        return results
+
+    def get_events(self, calendar_id: str, event_ids: Sequence[str]) -> list[Event | None]:
+        """`get_event` of several events, in order (a backend may read them at once)."""
+        return [self.get_event(calendar_id, event_id) for event_id in event_ids]
 
     def snapshots(self, calendar_id: str, event_ids: Sequence[str]) -> list[Snapshot]:
         """`snapshot` of several events, in order (a backend may read them at once)."""

@@ -6,15 +6,25 @@ written by a call that fails validation.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
-from typing import Any, Callable
+from typing import Any
 
 from tools.backend import CalendarError, EventPatch, PatchItem
 from tools.context import ToolContext, ToolResult
-from tools.events import (Event, EventCard, EventFieldError, as_date, format_when, local_start_of,
-                          normalize_recurrence, parse_when, zone)
+from tools.events import (
+    Event,
+    EventCard,
+    EventFieldError,
+    as_date,
+    format_when,
+    local_start_of,
+    normalize_recurrence,
+    parse_when,
+    zone,
+)
 from tools.fence import clean_text, fence
-from tools.journal import intent_json
+from tools.journal import IntentKind, intent_json
 from tools.patching import apply_patch, check_times
 from tools.recurrence import check_recurrence
 
@@ -130,7 +140,7 @@ def _journalled(ctx: ToolContext, tool: str, calendar_id: str, event_id: str,
     write fails, so a caller undoing several writes also covers one that may have landed."""
     entry = None
     if ctx.journal:
-        kind = "delete" if intended is None else \
+        kind: IntentKind = "delete" if intended is None else \
             "create" if tool == "create_calendar_event" else "update"
         entry = ctx.journal.begin(ctx.turn_id, ctx.attempt, tool, calendar_id, event_id,
                                   intent=intent_json(kind, intended), base_version=base_version)
@@ -149,7 +159,7 @@ def _journalled(ctx: ToolContext, tool: str, calendar_id: str, event_id: str,
 
 def _event_fields(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     """Validated patch fields from a tool input (the location rewritten if it names a place)."""
-    fields = {k: args[k] for k in ("title", "start", "end", "all_day", "timezone", "location",
+    fields: dict[str, Any] = {k: args[k] for k in ("title", "start", "end", "all_day", "timezone", "location",
                                    "description", "attendees", "recurrence") if k in args}
     if "timezone" in fields:
         zone(fields["timezone"])
@@ -174,10 +184,10 @@ def build_new_event(ctx: ToolContext, args: dict[str, Any], event_id: str) -> Ev
         end = as_date(start) + timedelta(days=1) if all_day else start + timedelta(hours=1)
     if all_day:
         start, end = as_date(start), as_date(end)
-    elif not isinstance(end, datetime):
+    elif not isinstance(end, datetime) or not isinstance(start, datetime):
         raise EventFieldError("end", "a timed event needs an end with a time")
     else:
-        start, end = start.astimezone(tz), end.astimezone(tz)  # type: ignore[union-attr]
+        start, end = start.astimezone(tz), end.astimezone(tz)
     event = Event(id=event_id, title=fields["title"].strip(), start=start, end=end,
                   all_day=all_day, timezone=tz_name, location=fields.get("location"),
                   description=fields.get("description"),
@@ -203,21 +213,44 @@ def create_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                       cards=[EventCard("created", created)], data=created.to_contract())
 
 
-def _require(ctx: ToolContext, calendar_id: str, event_id: str) -> Event:
+Read = dict[tuple[str, str], Event | None]
+"""Events already read for one call, by (calendar id, event id)."""
+
+
+def read_events(ctx: ToolContext, items: list[dict[str, Any]]) -> Read:
+    """The events a call's items name, one `get_events` per calendar: a bulk update's checks,
+    its confirmation and its write share this one read instead of reading each item three
+    times. Ids the backend cannot hold are not read (their check says why)."""
+    wanted: dict[str, list[str]] = {}
+    for item in items:
+        event_id = item.get("event_id")
+        if isinstance(event_id, str) and event_id and ctx.backend.id_problem(event_id) is None:
+            ids = wanted.setdefault(item.get("calendar_id") or ctx.calendar_id, [])
+            if event_id not in ids:
+                ids.append(event_id)
+    return {(calendar_id, event_id): event for calendar_id, ids in wanted.items()
+            for event_id, event in zip(ids, ctx.backend.get_events(calendar_id, ids))}
+
+
+def _require(ctx: ToolContext, calendar_id: str, event_id: str, read: Read | None = None) -> Event:
+    """The event an item names (from `read` when given), or the error naming its id."""
     problem = ctx.backend.id_problem(event_id)
     if problem:
         raise EventFieldError("event_id", f"{event_id!r} is not a valid id here: {problem}")
-    event = ctx.backend.get_event(calendar_id, event_id)
+    event = read.get((calendar_id, event_id)) if read is not None else \
+        ctx.backend.get_event(calendar_id, event_id)
     if event is None:
         raise EventFieldError("event_id", f"event {event_id!r} not found; call list_events to "
                               "find the right id")
     return event
 
 
-def prepare_update(ctx: ToolContext, item: dict[str, Any]) -> tuple[Event, EventPatch, Event]:
-    """Check an update fully before anything is written: (current, patch, expected result)."""
+def prepare_update(ctx: ToolContext, item: dict[str, Any],
+                   read: Read | None = None) -> tuple[Event, EventPatch, Event]:
+    """Check an update fully before anything is written: (current, patch, expected result).
+    The current event comes from `read` when the caller read it already."""
     calendar_id = item.get("calendar_id") or ctx.calendar_id
-    current = _require(ctx, calendar_id, item["event_id"])
+    current = _require(ctx, calendar_id, item["event_id"], read)
     patch = EventPatch(_event_fields(ctx, item))
     if not patch:
         raise EventFieldError("event_id", "no field to change was given")
@@ -249,12 +282,13 @@ def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> list[tuple[dict[str
     """Every item checked before any is written: (item, current, patch), naming the item."""
     prepared: list[tuple[dict[str, Any], Event, EventPatch]] = []
     seen: set[str] = set()
+    read = read_events(ctx, args["updates"])
     for index, item in enumerate(args["updates"]):
         if item["event_id"] in seen:
             raise EventFieldError(f"updates[{index}].event_id", "the same event is listed twice")
         seen.add(item["event_id"])
         try:
-            prepared.append((item, *prepare_update(ctx, item)[:2]))
+            prepared.append((item, *prepare_update(ctx, item, read)[:2]))
         except EventFieldError as exc:
             raise EventFieldError(f"updates[{index}].{exc.field}", exc.message) from None
     return prepared

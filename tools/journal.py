@@ -23,14 +23,21 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
-from typing import Any
+from datetime import UTC, date, datetime
+from typing import Any, Literal, get_args
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import String, bindparam, insert, or_, select, update
 from sqlmodel import Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.backend import CalendarBackend, CalendarError, EventNotFound, Snapshot, VersionConflict
+from tools.backend import (
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    RestoreItem,
+    Snapshot,
+    VersionConflict,
+)
 from tools.events import Event, EventFieldError, event_from_contract
 from tools.patching import same_outcome
 from tools.schema import add_missing_columns
@@ -43,15 +50,35 @@ REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
 CONTENT_FIELDS = frozenset({"title", "start", "location", "description", "attendees", "recurrence"})
 
 
+TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
+"""A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
+or a rollback that could not finish and is retried at the next start (`unfinished`)."""
+
+EntryState = Literal["pending", "done", "refused", "noop", "rolled_back", "conflict", "unreadable"]
+"""A journal entry: pre-image committed, write outcome unknown (`pending`); written, post-image
+committed (`done`); refused by the server, nothing written (`refused`); provably untouched
+(`noop`); undone (`rolled_back`); someone else's change kept (`conflict`); its JSON cannot be read
+(`unreadable`)."""
+
+IntentKind = Literal["create", "update", "delete"]
+"""What a write means to do, as its journal entry records it."""
+
+Outcome = Literal["restored", "noop", "conflict", "failed", "down"]
+"""What undoing one event came to; `down`: the calendar service failed, the rest waits."""
+
+TURN_STATES: tuple[TurnState, ...] = get_args(TurnState)
+ENTRY_STATES: tuple[EntryState, ...] = get_args(EntryState)
+
+
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class JournalTurn(SQLModel, table=True):
     __tablename__ = "journal_turns"
     turn_id: str = Field(primary_key=True)
     backend: str = "local"
-    state: str = "open"  # open | committed | rolled_back | unfinished (a rollback to retry)
+    state: TurnState = Field(default="open", sa_type=String)
     started_at: datetime = Field(default_factory=_now)
     closed_at: datetime | None = None
     owner: str | None = None  # tools.turn_owner.Owner as JSON; None: no live owner
@@ -75,12 +102,22 @@ class JournalEntry(SQLModel, table=True):
     intent: str | None = None  # {"kind": create|update|delete, "event": contract JSON | null}
     base_version: str | None = None  # the version/etag the write was conditioned on
     note: str | None = None  # why the last restore of this entry failed
-    # pending | done | refused | noop | rolled_back | conflict | unreadable
-    state: str = "pending"
+    state: EntryState = Field(default="pending", sa_type=String)
     created_at: datetime = Field(default_factory=_now)
 
 
-def intent_json(kind: str, event: Event | None) -> str:
+_ENTRIES = JournalEntry.__table__  # type: ignore[attr-defined]
+_INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_order=True)
+_COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    post=bindparam("post_json"), post_version=bindparam("version"),
+    post_event=bindparam("event_json"), state="done")
+_MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    state=bindparam("new_state"), note=bindparam("new_note"))
+_NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    note=bindparam("new_note"))
+
+
+def intent_json(kind: IntentKind, event: Event | None) -> str:
     """What a write means to leave behind: the event as it should read, or nothing (a delete)."""
     return json.dumps({"kind": kind, "event": event.to_contract() if event else None})
 
@@ -171,7 +208,7 @@ class RollbackReport:
         when = ""
         if self.started_at is not None:
             started = self.started_at if self.started_at.tzinfo else \
-                self.started_at.replace(tzinfo=timezone.utc)
+                self.started_at.replace(tzinfo=UTC)
             local = started.astimezone()
             when = f" from {_day_words(local.date())} at {local:%H:%M}"
         if not self.complete:
@@ -194,6 +231,21 @@ def _event_from(text: str | None, calendar_id: str) -> Event | None:
     if not isinstance(data, dict):
         return None
     return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
+
+
+def _restore_outcome(group: _Group, result: Snapshot | Exception) -> tuple[Outcome, str]:
+    """One `restore_many` result as an outcome: the read-back must hold the pre-image."""
+    if isinstance(result, VersionConflict):
+        return ("conflict", "changed by someone else during the rollback")
+    if isinstance(result, EventNotFound):
+        return ("failed", _reason(result, group.event_id))
+    if isinstance(result, CalendarError):
+        return ("down", _reason(result, group.event_id))
+    if isinstance(result, Exception):
+        return ("failed", f"the journal entry could not be read: {result}")
+    if not CalendarBackend.same_content(group.pre, result):
+        return ("failed", "it was restored but does not read back as it was")
+    return ("restored", "")
 
 
 class _Unreadable(Exception):
@@ -258,7 +310,7 @@ class Journal:
                                         owner=self.owner.to_text()))
                 session.commit()
 
-    def close_turn(self, turn_id: str, state: str = "committed") -> bool:
+    def close_turn(self, turn_id: str, state: TurnState = "committed") -> bool:
         """Close our own open turn. False when it is no longer open and ours: start-up recovery
         in another process took it (and rolled its changes back)."""
         table = JournalTurn.__table__  # type: ignore[attr-defined]
@@ -275,7 +327,7 @@ class Journal:
             turn = session.get(JournalTurn, turn_id)
             return turn is not None and turn.state == "open" and turn.owner in (None, self.owner.to_text())
 
-    def _set_state(self, turn_id: str, state: str, *, release: bool = False,
+    def _set_state(self, turn_id: str, state: TurnState, *, release: bool = False,
                    error: str | None = None) -> None:
         with Session(self.engine) as session:
             turn = session.get(JournalTurn, turn_id)
@@ -371,25 +423,26 @@ class Journal:
         every pre-image read at once and committed in one transaction before any is written."""
         self.open_turn(turn_id)
         pres = self.backend.snapshots(calendar_id, [event.id for event, _, _ in writes])
-        rows = [JournalEntry(turn_id=turn_id, attempt=attempt, tool=tool, calendar_id=calendar_id,
-                             event_id=event.id, pre=json.dumps(pre.to_json()),
-                             pre_event=_event_json(event), intent=intent, base_version=base)
+        created = _now()
+        rows = [{"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
+                 "event_id": event.id, "pre": json.dumps(pre.to_json()),
+                 "pre_event": _event_json(event), "intent": intent, "base_version": base,
+                 "state": "pending", "created_at": created}
                 for (event, intent, base), pre in zip(writes, pres)]
-        with Session(self.engine, expire_on_commit=False) as session:
-            session.add_all(rows)
-            session.commit()
-        return [row.id for row in rows if row.id is not None]
+        if not rows:
+            return []
+        with self.engine.begin() as conn:
+            return list(conn.execute(_INSERT_ENTRIES, rows).scalars())
 
     def complete_many(self, calendar_id: str, entry_ids: list[int],
                       written: list[Event]) -> None:
         """`complete` for the entries of `begin_many`, in order: post-images read at once and
         committed in one transaction."""
         posts = self.backend.snapshots(calendar_id, [event.id for event in written])
-        table = JournalEntry.__table__  # type: ignore[attr-defined]
+        if not entry_ids:
+            return
         with self.engine.begin() as conn:
-            conn.execute(update(table).where(table.c.id == bindparam("entry")).values(
-                post=bindparam("post_json"), post_version=bindparam("version"),
-                post_event=bindparam("event_json"), state="done"),
+            conn.execute(_COMPLETE_ENTRY,
                 [{"entry": entry, "post_json": json.dumps(post.to_json()), "version": post.version,
                   "event_json": _event_json(event)}
                  for entry, post, event in zip(entry_ids, posts, written)])
@@ -416,7 +469,7 @@ class Journal:
                 session.commit()
 
     def entries(self, turn_id: str, attempt: int | None = None,
-                states: tuple[str, ...] = ("pending", "done"),
+                states: tuple[EntryState, ...] = ("pending", "done"),
                 ids: list[int] | None = None) -> list[JournalEntry]:
         with Session(self.engine) as session:
             stmt = select_rows(JournalEntry).where(col(JournalEntry.turn_id) == turn_id,
@@ -454,80 +507,135 @@ class Journal:
 
     def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
         """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
-        After a failure of the calendar service the rest is left for later (`waiting`)."""
+        After a failure of the calendar service the rest is left for later (`waiting`).
+
+        A backend whose restores are independent (`restores_are_independent`) has every event
+        read at once, restored in one `restore_many` and its entries marked in one transaction;
+        any other is taken event by event, each read after the previous restore."""
         report = RollbackReport(turn_id)
         by_event: dict[tuple[str, str], list[JournalEntry]] = {}
         for entry in entries:
             by_event.setdefault((entry.calendar_id, entry.event_id), []).append(entry)
         order = sorted(by_event.items(), key=lambda kv: kv[1][-1].id or 0, reverse=True)
-        backend_down = False
+        groups: list[_Group] = []
         for (calendar_id, event_id), raw in order:
-            if backend_down:
-                report.waiting += 1
-                continue
             try:
-                group = _read_group(calendar_id, event_id, raw)
+                groups.append(_read_group(calendar_id, event_id, raw))
             except _Unreadable as exc:
-                self._mark([e.id for e in raw if e.id is not None], "unreadable", str(exc))
+                self._mark([([e.id for e in raw if e.id is not None], "unreadable", str(exc))])
                 report.skipped.append(Conflict(event_id, f"journal entry for {event_id} unreadable: {exc}",
                                                "one record of this request could not be read, so "
                                                "that change was left as it is"))
-                continue
-            outcome, why = self._undo_group(group)
-            if outcome in ("restored", "noop"):
-                self._mark(group.ids, "rolled_back")
-                if outcome == "restored":
-                    report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event))
-            elif outcome == "conflict":
-                self._mark(group.ids, "conflict", why)
-                report.conflicts.append(Conflict(
-                    event_id, f"{event_id} was changed by someone else after this turn; their "
-                              "change was kept",
-                    f"{group.words} was changed by someone else meanwhile, so their version was kept"))
-            else:  # failed: the entries stay as they are, to be retried
-                self._mark(group.ids, None, why)
-                report.failures.append(Conflict(
-                    event_id, f"{event_id} could not be restored: {why}",
-                    f"{group.words} could not be put back ({why})"))
-                backend_down = outcome == "down"
+        size = max(1, len(groups)) if self.backend.restores_are_independent else 1
+        for start in range(0, len(groups), size):
+            chunk = groups[start:start + size]
+            outcomes = self._undo_groups(chunk)
+            self._mark([self._report(group, outcome, why, report)
+                        for group, (outcome, why) in zip(chunk, outcomes)])
+            if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
+                report.waiting += len(groups) - start - len(outcomes)
+                break
         return report
 
-    def _undo_group(self, group: _Group) -> tuple[str, str]:
-        """('restored'|'noop'|'conflict'|'failed'|'down', why)."""
-        calendar_id, event_id, last = group.calendar_id, group.event_id, group.last
+    @staticmethod
+    def _report(group: _Group, outcome: Outcome, why: str,
+                report: RollbackReport) -> tuple[list[int], EntryState | None, str | None]:
+        """Add one event's outcome to the report; the marks its entries get."""
+        event_id = group.event_id
+        if outcome == "restored":
+            report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event))
+        if outcome in ("restored", "noop"):
+            return (group.ids, "rolled_back", None)
+        if outcome == "conflict":
+            report.conflicts.append(Conflict(
+                event_id, f"{event_id} was changed by someone else after this turn; their "
+                          "change was kept",
+                f"{group.words} was changed by someone else meanwhile, so their version was kept"))
+            return (group.ids, "conflict", why)
+        # failed or down: the entries stay as they are, to be retried
+        report.failures.append(Conflict(
+            event_id, f"{event_id} could not be restored: {why}",
+            f"{group.words} could not be put back ({why})"))
+        return (group.ids, None, why)
+
+    def _undo_groups(self, groups: list[_Group]) -> list[tuple[Outcome, str]]:
+        """Each group's outcome, in order: read every event, decide, restore the ones to restore
+        together, check each read-back. Shorter than `groups` when the calendar service failed
+        (the last outcome is `down`, the rest was not tried)."""
         try:
-            current = self.backend.snapshot(calendar_id, event_id)
-            if last.state == "pending":
-                # Died (or failed) between pre-image and post-image: ours only if the event reads
-                # as before that write, or as that write meant to leave it.
-                if CalendarBackend.same_content(group.pre, current):
-                    return ("noop", "")
-                last_pre = Snapshot.from_json(json.loads(last.pre))
-                if not (CalendarBackend.same_content(last_pre, current)
-                        or self._reads_as_intended(last, current)):
-                    return ("conflict", "changed by someone else before our write was recorded")
-                expected = current.version
-            else:
-                expected = last.post_version
-                if current.version != expected:
-                    post = Snapshot.from_json(json.loads(last.post)) if last.post else None
-                    if post is None or not CalendarBackend.same_content(post, current):
-                        return ("conflict", "changed by someone else after our write")
-                    # Same content under a new version: a server-side stamp (Google re-tags an
-                    # occurrence when its series is restored), not someone else's change.
-                    expected = current.version
-            back = self.backend.restore(group.pre, expected_version=expected)
-        except VersionConflict:
-            return ("conflict", "changed by someone else during the rollback")
-        except EventNotFound as exc:
-            return ("failed", _reason(exc, event_id))
+            currents = self._currents(groups)
         except CalendarError as exc:
-            return ("down", _reason(exc, event_id))
-        except (ValueError, KeyError, TypeError) as exc:
-            return ("failed", f"the journal entry could not be read: {exc}")
-        if not CalendarBackend.same_content(group.pre, back):
-            return ("failed", "it was restored but does not read back as it was")
-        return ("restored", "")
+            return [("down", _reason(exc, groups[0].event_id))]
+        decided: list[tuple[Outcome, str] | RestoreItem] = []
+        for group, current in zip(groups, currents):
+            try:
+                decided.append(self._decide(group, current))
+            except CalendarError as exc:  # the ones decided so far are restored, then stop
+                outcomes = self._finish(groups, decided)
+                if len(outcomes) == len(decided) and all(o != "down" for o, _ in outcomes):
+                    outcomes.append(("down", _reason(exc, group.event_id)))
+                return outcomes
+            except (ValueError, KeyError, TypeError) as exc:
+                decided.append(("failed", f"the journal entry could not be read: {exc}"))
+        return self._finish(groups, decided)
+
+    def _finish(self, groups: list[_Group],
+                decided: list[tuple[Outcome, str] | RestoreItem]) -> list[tuple[Outcome, str]]:
+        """Restore the decided items in one `restore_many` and turn every decision and result
+        into an outcome, in order; stops at the first failure of the service."""
+        items = [d for d in decided if isinstance(d, RestoreItem)]
+        try:
+            results = self.backend.restore_many(items) if items else []
+        except CalendarError as exc:  # nothing was restored
+            results = [exc]
+        outcomes: list[tuple[Outcome, str]] = []
+        done = iter(results)
+        for group, decision in zip(groups, decided):
+            if not isinstance(decision, RestoreItem):
+                outcomes.append(decision)
+                continue
+            result = next(done, None)
+            if result is None:
+                break  # not tried: the service failed before it
+            outcomes.append(_restore_outcome(group, result))
+            if outcomes[-1][0] == "down":
+                break
+        return outcomes
+
+    def _currents(self, groups: list[_Group]) -> list[Snapshot]:
+        """The events as they are now, one read per calendar."""
+        by_calendar: dict[str, list[str]] = {}
+        for group in groups:
+            by_calendar.setdefault(group.calendar_id, []).append(group.event_id)
+        read = {(cal, snap.event_id): snap for cal, ids in by_calendar.items()
+                for snap in self.backend.snapshots(cal, ids)}
+        return [read[(group.calendar_id, group.event_id)] for group in groups]
+
+    def _decide(self, group: _Group, current: Snapshot) -> tuple[Outcome, str] | RestoreItem:
+        """Whether the event is still exactly what our writes left: then the restore to make
+        (under the version it has now), else why not."""
+        last = group.last
+        if last.state == "pending":
+            # Died (or failed) between pre-image and post-image: ours only if the event reads
+            # as before that write, or as that write meant to leave it.
+            if CalendarBackend.same_content(group.pre, current):
+                return ("noop", "")
+            last_pre = Snapshot.from_json(json.loads(last.pre))
+            if not (CalendarBackend.same_content(last_pre, current)
+                    or self._reads_as_intended(last, current)):
+                return ("conflict", "changed by someone else before our write was recorded")
+            return RestoreItem(group.pre, current.version)
+        if current.version != last.post_version:
+            post = Snapshot.from_json(json.loads(last.post)) if last.post else None
+            if post is None or not CalendarBackend.same_content(post, current):
+                if CalendarBackend.same_content(group.pre, current):
+                    # Already back as it was (a rollback that stopped before marking its
+                    # entries): nothing to undo, and nobody's change to keep.
+                    return ("noop", "")
+                return ("conflict", "changed by someone else after our write")
+            # Same content under a new version: a server-side stamp (Google re-tags an
+            # occurrence when its series is restored), not someone else's change.
+        return RestoreItem(group.pre, current.version)
 
     def _reads_as_intended(self, entry: JournalEntry, current: Snapshot) -> bool:
         """Whether the event now reads exactly as the pending write meant to leave it."""
@@ -542,16 +650,20 @@ class Journal:
         got = self.backend.get_event(entry.calendar_id, entry.event_id)
         return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
 
-    def _mark(self, ids: list[int], state: str | None, note: str | None = None) -> None:
-        """Set the entries' state (None: keep it) and note, in one statement."""
-        if not ids:
+    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]]) -> None:
+        """Set the entries' state (None: keep it) and note, for every (ids, state, note), in
+        one transaction."""
+        rows = [{"entry": entry, "new_state": state, "new_note": note[:500] if note else None}
+                for ids, state, note in marks for entry in ids]
+        setting = [r for r in rows if r["new_state"] is not None]
+        keeping = [r for r in rows if r["new_state"] is None]
+        if not rows:
             return
-        table = JournalEntry.__table__  # type: ignore[attr-defined]
-        values: dict[str, Any] = {"note": note[:500] if note else None}
-        if state is not None:
-            values["state"] = state
         with self.engine.begin() as conn:
-            conn.execute(update(table).where(table.c.id.in_(ids)).values(**values))
+            if setting:
+                conn.execute(_MARK_ENTRY, setting)
+            if keeping:
+                conn.execute(_NOTE_ENTRY, keeping)
 
     def undo_last(self) -> RollbackReport | None:
         """Roll back the newest turn whose changes still stand (None when there is none)."""

@@ -16,9 +16,9 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +41,14 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateIndex
 
 from tools.backend import (
+    ITEM_FAILURES,
     CalendarBackend,
     CalendarError,
     EventNotFound,
     EventPatch,
     PatchItem,
+    RestoreItem,
+    RestoreResult,
     Snapshot,
     VersionConflict,
 )
@@ -71,6 +74,7 @@ from tools.store import ensure_tables, sqlite_engine
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
+INSTANCES_CACHE_SIZE = 2048  # (series row, window) pairs
 
 metadata = MetaData()
 """The local calendar's own tables (same names, columns and indexes as the files older versions
@@ -193,21 +197,49 @@ def _start_key(event: Event) -> tuple[datetime, str]:
 # per call was most of the cost of a bulk update and its rollback (bench/RESULTS_backend.md).
 _PK = and_(_E.calendar_id == bindparam("b_cal"), _E.id == bindparam("b_id"))
 _SELECT_ROW = select(events_table).where(_PK)
-_SELECT_STATUS = select(_E.status).where(_PK)
+_SELECT_ROWS = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
+                                          _E.id.in_(bindparam("b_ids", expanding=True)))
+_SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed",
+                                   _E.id.in_(bindparam("b_ids", expanding=True)))
 _UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
 _DELETE_ROW = delete(events_table).where(_PK)
 _INSERT_ROW = insert(events_table)
 _SELECT_CALENDAR = select(calendars_table.c.id).where(calendars_table.c.id == bindparam("b_cal"))
 
 
+# A listing: events starting at most LONG_EVENT before the window (ix_events_cal_start), the few
+# longer ones through their length (ix_events_span: `start_utc + 0` keeps the planner from
+# scanning ix_events_cal_start for them instead, 10x slower on 10k events), series masters apart.
+_LIVE = and_(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed")
+_LIST_SINGLE = select(events_table).where(
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"))
+_LIST_LONG = select(events_table).where(
+    _LIVE, _SINGLE, _E.end_utc - _E.start_utc > LONG_EVENT, _E.start_utc + 0 < bindparam("b_near"),
+    _E.end_utc > bindparam("b_lo"))
+_LIST_MASTERS = select(events_table).where(
+    _LIVE, _E.recurrence.is_not(None), _E.recurring_event_id.is_(None),
+    _E.start_utc < bindparam("b_hi"))
+_LIST_EXCEPTIONS = select(_E.id).where(_E.calendar_id == bindparam("b_cal"),
+                                       _E.recurring_event_id.in_(bindparam("b_ids", expanding=True)))
+
+
 def _pk(calendar_id: str, event_id: str) -> dict[str, str]:
     return {"b_cal": calendar_id, "b_id": event_id}
+
+
+def _ids_by_calendar(items: Sequence[RestoreItem]) -> dict[str, list[str]]:
+    by_calendar: dict[str, list[str]] = {}
+    for item in items:
+        by_calendar.setdefault(item.snapshot.calendar_id, []).append(item.snapshot.event_id)
+    return by_calendar
 
 
 class LocalBackend(CalendarBackend):
     """Several calendars in one SQLite file; the first one made is the primary."""
 
     name = "local"
+    restores_are_independent = True  # one row per event: a restore touches its own row only
 
     def __init__(self, path: Path | str, default_timezone: str = "UTC") -> None:
         self.path = path
@@ -221,6 +253,7 @@ class LocalBackend(CalendarBackend):
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
         self._events_cache: OrderedDict[tuple[Any, ...], Event] = OrderedDict()
+        self._instances_cache: OrderedDict[tuple[Any, ...], list[Event]] = OrderedDict()
         self._listing = threading.local()  # per thread: what its last listing had to leave out
         self.add_calendar("primary", "Family", default_timezone)
 
@@ -263,35 +296,27 @@ class LocalBackend(CalendarBackend):
     # ----------------------------------------------------------------- reading
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
                     query: str | None = None) -> list[Event]:
-        lo, hi = _epoch(start), _epoch(end)
-        live = and_(_E.calendar_id == calendar_id, _E.status == "confirmed")
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT}
         with self.engine.connect() as conn:
-            single = list(conn.execute(select(events_table).where(
-                live, _SINGLE, _E.start_utc >= lo - LONG_EVENT, _E.start_utc < hi,
-                _E.end_utc > lo)).all())
-            single += conn.execute(select(events_table).where(
-                live, _SINGLE, _E.end_utc - _E.start_utc > LONG_EVENT,
-                _E.start_utc < lo - LONG_EVENT, _E.end_utc > lo)).all()
-            masters = conn.execute(select(events_table).where(
-                live, _E.recurrence.is_not(None), _E.recurring_event_id.is_(None),
-                _E.start_utc < hi)).all()
-            expanded: list[tuple[Event, list[date | datetime]]] = []
+            single = list(conn.execute(_LIST_SINGLE, window).all())
+            single += conn.execute(_LIST_LONG, window).all()
+            masters = conn.execute(_LIST_MASTERS, window).all()
+            expanded: list[tuple[str, list[Event]]] = []
             skipped: list[Event] = []
             for row in masters:
-                master = self._event_of(row)
                 try:
-                    originals = occurrences(master, start, end)
+                    instances = self._instances_of(row, start, end)
                 except CalendarError:  # one unreadable rule must not hide the whole calendar
-                    skipped.append(master)
+                    skipped.append(self._event_of(row))
                     continue
-                if originals:
-                    expanded.append((master, originals))
+                if instances:
+                    expanded.append((row.id, instances))
             self._listing.skipped = skipped
             exceptions: set[str] = set()
             if expanded:
-                exceptions = set(conn.execute(select(_E.id).where(
-                    _E.calendar_id == calendar_id,
-                    _E.recurring_event_id.in_([m.id for m, _ in expanded]))).scalars())
+                exceptions = set(conn.execute(_LIST_EXCEPTIONS, {
+                    "b_cal": calendar_id, "b_ids": [m for m, _ in expanded]}).scalars())
         events = [self._event_of(r) for r in single]
         orphans = {e.recurring_event_id for e in events if e.recurring_event_id}
         if orphans:
@@ -299,8 +324,8 @@ class LocalBackend(CalendarBackend):
             for series_id in orphans - alive:
                 if self.get_event(calendar_id, series_id) is None:
                     events = [e for e in events if e.recurring_event_id != series_id]
-        for master, originals in expanded:
-            events.extend(i for i in virtual_instances(master, originals) if i.id not in exceptions)
+        for _, instances in expanded:
+            events.extend(i for i in instances if i.id not in exceptions)
         if query:
             needle = query.casefold()
             events = [e for e in events if needle in " ".join(
@@ -326,27 +351,56 @@ class LocalBackend(CalendarBackend):
                     cache.popitem(last=False)
         return found
 
+    def _instances_of(self, row: Any, start: datetime, end: datetime) -> list[Event]:
+        """A series' occurrences in [start, end), remembered per full row and window, so a
+        month listed again builds none of them anew (bench/RESULTS_backend.md: building the
+        occurrences was a quarter of a warm listing)."""
+        key = (tuple(row), start, end)
+        found = self._instances_cache.get(key)
+        if found is None:
+            master = self._event_of(row)
+            found = virtual_instances(master, occurrences(master, start, end))
+            with self._cache_lock:
+                self._instances_cache[key] = found
+                if len(self._instances_cache) > INSTANCES_CACHE_SIZE:
+                    self._instances_cache.popitem(last=False)
+        return found
+
     def get_event(self, calendar_id: str, event_id: str) -> Event | None:
+        return self.get_events(calendar_id, [event_id])[0]
+
+    def get_events(self, calendar_id: str, event_ids: Sequence[str]) -> list[Event | None]:
+        """Several events in two queries (their rows, then whether their series stand): the
+        checks of a bulk update read all its events at once."""
         with self.engine.connect() as conn:
-            row = self._row(conn, calendar_id, event_id)
-            if row is not None:
-                return row_to_event(row) if self._live(conn, row) else None
-            return self._virtual(conn, calendar_id, event_id)
+            rows = self._rows(conn, calendar_id, event_ids)
+            live = self._live_ids(conn, calendar_id, rows.values())
+            return [self._event_of(rows[event_id]) if event_id in live
+                    else None if event_id in rows else self._virtual(conn, calendar_id, event_id)
+                    for event_id in event_ids]
 
     @staticmethod
     def _row(conn: Connection, calendar_id: str, event_id: str) -> Mapping[Any, Any] | None:
         return conn.execute(_SELECT_ROW, _pk(calendar_id, event_id)).mappings().first()
 
-    def _live(self, conn: Connection, row: Mapping[Any, Any]) -> bool:
-        """Confirmed, and (for an occurrence exception) its series still exists: deleting a
-        series takes its moved occurrences with it, as on Google."""
-        if row["status"] != "confirmed":
-            return False
-        if row["recurring_event_id"]:
-            status = conn.execute(_SELECT_STATUS,
-                                  _pk(row["calendar_id"], row["recurring_event_id"])).scalar()
-            return status == "confirmed"
-        return True
+    @staticmethod
+    def _rows(conn: Connection, calendar_id: str, event_ids: Sequence[str]) -> dict[str, Any]:
+        """The stored rows of these events, by id (an untouched occurrence has none)."""
+        if not event_ids:
+            return {}
+        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)})
+        return {row.id: row for row in found}
+
+    @staticmethod
+    def _live_ids(conn: Connection, calendar_id: str, rows: Iterable[Any]) -> set[str]:
+        """The ids of the rows that are confirmed and (for an occurrence exception) whose series
+        still exists: deleting a series takes its moved occurrences with it, as on Google."""
+        confirmed = [row for row in rows if row.status == "confirmed"]
+        series = list({row.recurring_event_id for row in confirmed if row.recurring_event_id})
+        standing = set(conn.execute(_SELECT_LIVE, {"b_cal": calendar_id, "b_ids": series})
+                       .scalars()) if series else set()
+        return {row.id for row in confirmed
+                if not row.recurring_event_id or row.recurring_event_id in standing}
 
     def _virtual(self, conn: Connection, calendar_id: str, event_id: str) -> Event | None:
         """An occurrence of a series that has no row of its own, or None."""
@@ -392,11 +446,14 @@ class LocalBackend(CalendarBackend):
             conn.execute(_INSERT_ROW, values)
         return row_to_event(values)
 
-    def _row_for_write(self, conn: Connection, calendar_id: str,
-                       event_id: str) -> tuple[int, Event]:
-        """(stored version, event) of what a write changes; an untouched occurrence gets its
-        exception row here (version 0), so changing or cancelling it leaves the others alone."""
-        row = self._row(conn, calendar_id, event_id)
+    def _row_for_write(self, conn: Connection, calendar_id: str, event_id: str,
+                       rows: dict[str, Any] | None = None) -> tuple[int, Event]:
+        """(stored version, event) of what a write changes (`rows`: already read in this
+        transaction); an untouched occurrence gets its exception row here (version 0), so
+        changing or cancelling it leaves the others alone."""
+        if rows is None:
+            rows = self._rows(conn, calendar_id, [event_id])
+        row = rows.get(event_id)
         if row is None:
             virtual = self._virtual(conn, calendar_id, event_id)
             if virtual is None:
@@ -404,28 +461,42 @@ class LocalBackend(CalendarBackend):
             conn.execute(_INSERT_ROW, {"calendar_id": calendar_id, "id": event_id, "version": 0,
                                        **event_to_fields(virtual)})
             return 0, virtual
-        if not self._live(conn, row):
+        if event_id not in self._live_ids(conn, calendar_id, [row]):
             raise EventNotFound(event_id)
-        return int(row["version"]), row_to_event(row)
-
-    def _patch_in(self, conn: Connection, calendar_id: str, item: PatchItem) -> Event:
-        version, current = self._row_for_write(conn, calendar_id, item.event_id)
-        if item.if_match is not None and str(version) != str(item.if_match):
-            raise VersionConflict(item.event_id, item.if_match, str(version))
-        fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
-        conn.execute(_UPDATE_ROW, {**_pk(calendar_id, item.event_id), **fields})
-        return row_to_event({"calendar_id": calendar_id, "id": item.event_id, **fields})
+        return int(row.version), self._event_of(row)
 
     def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
                     if_match: str | None = None, send_updates: bool = False) -> Event:
-        with self._writing() as conn:
-            return self._patch_in(conn, calendar_id, PatchItem(event_id, patch, if_match))
+        return self._patch_all(calendar_id, [PatchItem(event_id, patch, if_match)])[0]
 
     def patch_events(self, calendar_id: str, items: Sequence[PatchItem], *,
                      send_updates: bool = False) -> list[Event]:
         """Every item in one transaction: all of them are written, or (on any failure) none."""
+        return self._patch_all(calendar_id, items)
+
+    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem]) -> list[Event]:
+        """The items' rows read in one query and written in one executemany, in one
+        transaction."""
+        written: list[Event] = []
         with self._writing() as conn:
-            return [self._patch_in(conn, calendar_id, item) for item in items]
+            rows = self._rows(conn, calendar_id, [item.event_id for item in items])
+            params: list[dict[str, Any]] = []
+            for item in items:
+                if any(event.id == item.event_id for event in written):
+                    # the same event again: write what is pending, then read it anew
+                    conn.execute(_UPDATE_ROW, params)
+                    params = []
+                    rows.update(self._rows(conn, calendar_id, [item.event_id]))
+                version, current = self._row_for_write(conn, calendar_id, item.event_id, rows)
+                if item.if_match is not None and str(version) != str(item.if_match):
+                    raise VersionConflict(item.event_id, item.if_match, str(version))
+                fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
+                params.append({**_pk(calendar_id, item.event_id), **fields})
+                written.append(row_to_event({"calendar_id": calendar_id, "id": item.event_id,
+                                             **fields}))
+            if params:
+                conn.execute(_UPDATE_ROW, params)
+        return written
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
                      send_updates: bool = False) -> None:
@@ -449,27 +520,62 @@ class LocalBackend(CalendarBackend):
         return [_snapshot_of(calendar_id, event_id, rows.get(event_id)) for event_id in event_ids]
 
     def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
-        cal, event_id = snapshot.calendar_id, snapshot.event_id
+        result = self._restore_all([RestoreItem(snapshot, expected_version)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def restore_many(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        """Every restore in one transaction, each under its own version check (a refused one
+        leaves its event alone and the others go on), then every restored event read back in
+        that same transaction. A failing database raises: nothing was restored."""
+        return self._restore_all(items)
+
+    def _restore_all(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        outcomes: list[Exception | None] = []
         with self._writing() as conn:
-            row = self._row(conn, cal, event_id)
-            actual = str(row["version"]) if row is not None else None
-            if expected_version is not None and actual != expected_version:
-                raise VersionConflict(event_id, expected_version, actual)
-            if snapshot.record is None:
-                if row is not None:
-                    conn.execute(_DELETE_ROW, _pk(cal, event_id))
-                return _snapshot_of(cal, event_id, None)
-            record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
-            record["attendees"] = record["attendees"] or "[]"
-            fields = event_to_fields(row_to_event(
-                {**record, "calendar_id": cal, "id": event_id, "version": 0}))
-            fields.update({k: record[k] for k in _STORED_AS_GIVEN})
-            fields["version"] = 1 if row is None else int(row["version"]) + 1
-            if row is None:
-                conn.execute(_INSERT_ROW, {"calendar_id": cal, "id": event_id, **fields})
-            else:
-                conn.execute(_UPDATE_ROW, {**_pk(cal, event_id), **fields})
-            return _snapshot_of(cal, event_id, fields)  # what this transaction wrote
+            versions: dict[tuple[str, str], int | None] = {(cal, event_id): int(row.version)
+                        for cal, ids in _ids_by_calendar(items).items()
+                        for event_id, row in self._rows(conn, cal, ids).items()}
+            for item in items:
+                key = (item.snapshot.calendar_id, item.snapshot.event_id)
+                try:
+                    versions[key] = self._restore_in(conn, item, versions.get(key))
+                    outcomes.append(None)
+                except ITEM_FAILURES as exc:
+                    outcomes.append(exc)
+            back = {(cal, event_id): row._mapping
+                    for cal, ids in _ids_by_calendar(items).items()
+                    for event_id, row in self._rows(conn, cal, ids).items()}
+        return [outcome if outcome is not None else _snapshot_of(
+                    item.snapshot.calendar_id, item.snapshot.event_id,
+                    back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
+                for item, outcome in zip(items, outcomes)]
+
+    @staticmethod
+    def _restore_in(conn: Connection, item: RestoreItem, version: int | None) -> int | None:
+        """Write one snapshot back over the row stored under `version` (None: no row) after
+        its version check; the row's version afterwards (None: no row)."""
+        snapshot, expected = item.snapshot, item.expected_version
+        cal, event_id = snapshot.calendar_id, snapshot.event_id
+        actual = str(version) if version is not None else None
+        if expected is not None and actual != expected:
+            raise VersionConflict(event_id, expected, actual)
+        if snapshot.record is None:
+            if version is not None:
+                conn.execute(_DELETE_ROW, _pk(cal, event_id))
+            return None
+        record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
+        record["attendees"] = record["attendees"] or "[]"
+        fields = event_to_fields(row_to_event(
+            {**record, "calendar_id": cal, "id": event_id, "version": 0}))
+        fields.update({k: record[k] for k in _STORED_AS_GIVEN})
+        fields["version"] = 1 if version is None else version + 1
+        if version is None:
+            conn.execute(_INSERT_ROW, {"calendar_id": cal, "id": event_id, **fields})
+        else:
+            conn.execute(_UPDATE_ROW, {**_pk(cal, event_id), **fields})
+        return int(fields["version"])
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored row, for exact before/after comparisons in tests and benchmarks."""
