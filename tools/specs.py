@@ -125,24 +125,6 @@ SPECS = SpecRegistry((
         }, "required": ["start", "end"], "additionalProperties": False},
         handler=handlers.list_events, status="reading the calendar…", topic="list"),
     ToolSpec(
-        name="find_free_time",
-        description="Find free stretches of at least duration_minutes between start and end "
-        "(as in list_events), optionally only within daily hours, across calendars (default: "
-        "the person's). Use it whenever the person asks for a free time or a time that does "
-        "not clash. A calendar it could not read is named as not checked: say so, never call "
-        "that time free.",
-        input_schema={"type": "object", "properties": {
-            "start": {"type": "string"},
-            "end": {"type": "string", "description": f"Exclusive; at most {MAX_DAYS} days "
-                    "after start."},
-            "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
-            "calendar_ids": {"type": "array", "minItems": 1,
-                             "items": {"type": "string", "minLength": 1}},
-            "between": {"type": "string", "pattern": "^\\d{1,2}:\\d{2}-\\d{1,2}:\\d{2}$",
-                        "description": "Daily hours in the person's zone, e.g. '09:00-17:00'."},
-        }, "required": ["start", "end", "duration_minutes"], "additionalProperties": False},
-        handler=find_free_time, status="looking for free time…", topic="list"),
-    ToolSpec(
         name="calculate_datetime",
         description="Work out what a relative date or time phrase means, in the person's zone "
         "and from today's date: 'next Friday at 7pm', 'the 3rd', 'in two weeks', 'this weekend'. "
@@ -213,6 +195,24 @@ SPECS = SpecRegistry((
         "kind ('home', 'saved', 'business', 'unknown').",
         input_schema=_QUERY, handler=handlers.get_location_suggestions, status=_PLACE,
         topic="location", guarded=True, guard_kind="place_lookup"),
+    ToolSpec(
+        name="find_free_time",
+        description="Find free stretches of at least duration_minutes between start and end "
+        "(as in list_events), optionally only within daily hours, across calendars (default: "
+        "the person's). Use it whenever the person asks for a free time or a time that does "
+        "not clash. A calendar it could not read is named as not checked: say so, never call "
+        "that time free.",
+        input_schema={"type": "object", "properties": {
+            "start": {"type": "string"},
+            "end": {"type": "string", "description": f"Exclusive; at most {MAX_DAYS} days "
+                    "after start."},
+            "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
+            "calendar_ids": {"type": "array", "minItems": 1,
+                             "items": {"type": "string", "minLength": 1}},
+            "between": {"type": "string", "pattern": "^\\d{1,2}:\\d{2}-\\d{1,2}:\\d{2}$",
+                        "description": "Daily hours in the person's zone, e.g. '09:00-17:00'."},
+        }, "required": ["start", "end", "duration_minutes"], "additionalProperties": False},
+        handler=find_free_time, status="looking for free time…", topic="list"),
 ))
 
 
