@@ -170,11 +170,11 @@ class CallRunner:
         if report is None:
             return CallOutcome("Nothing to undo.", structured={"events": []})
         events: list[dict[str, Any]] = []
-        for restored in report.restored:
-            if restored.after is not None:
-                events.append(restored.after.to_contract())
-            elif restored.before is not None:  # an event the change had created: gone again
-                events.append({**restored.before.to_contract(), "deleted": True})
+        for item in report.restored:
+            if item.restored is not None:
+                events.append(item.restored.to_contract())
+            elif item.wrong is not None:  # an event the change had created: gone again
+                events.append({**item.wrong.to_contract(), "deleted": True})
         head = "Undone; put back as it was:" if report.clean else "Undone only in part:"
         return CallOutcome("\n".join([head, *fence([clean_text(report.summary(), 2000)], _DATA_NOTE)]),
                            is_error=not report.clean, structured={"events": events})

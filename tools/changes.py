@@ -23,6 +23,7 @@ from tools.backend import CalendarBackend, CalendarError, Snapshot, VersionConfl
 from tools.events import Event, EventFieldError, event_from_contract, zone
 from tools.journal import (
     Conflict,
+    IntentKind,
     Journal,
     JournalEntry,
     JournalTurn,
@@ -109,7 +110,7 @@ class Change:
 
 @dataclass
 class RedoReport:
-    """What a redo put back (as RestoredEvent: before = what the undo had left) and what it kept."""
+    """What a redo put back (as RestoredEvent: wrong = what the undo had left) and what it kept."""
 
     turn_id: str
     restored: list[RestoredEvent] = field(default_factory=list)
@@ -282,7 +283,8 @@ class Changes:
                     report.conflicts.append(Conflict(last.event_id, "changed since the undo", words
                                                      + " was changed after the undo, so it was kept"))
                     continue
-                kind = "create" if not pre.exists else "delete" if not post.exists else "update"
+                kind: IntentKind = "create" if not pre.exists else \
+                    "delete" if not post.exists else "update"
                 entry = self.journal.begin(new_turn, 1, "redo", last.calendar_id, last.event_id,
                                            intent=intent_json(kind, back), base_version=current.version)
                 try:
@@ -310,11 +312,11 @@ class Changes:
 
 
 def restored_words(restored: list[RestoredEvent], tz_name: str) -> list[str]:
-    """What an undo or redo did to each event, one sentence each (`before` is what was there,
-    `after` what is there now): `Removed 'Dentist' on ...`, `Put 'Swim lesson' back on ...`."""
+    """What an undo or redo did to each event, one sentence each (`wrong` is what was there,
+    `restored` what is there now): `Removed 'Dentist' on ...`, `Put 'Swim lesson' back on ...`."""
     out = []
     for item in restored:
-        now, was = item.after, item.before
+        now, was = item.restored, item.wrong
         if now is None and was is not None:
             out.append("Removed " + event_phrase(was, tz_name))
         elif now is not None and was is None:

@@ -9,10 +9,27 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Any
+from typing import Any, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-UTC = timezone.utc
+UTC = timezone.utc  # noqa: UP017 - the name other modules import from here
+
+EventStatus = Literal["confirmed", "tentative", "cancelled"]
+"""An event's status, in Google Calendar's words: a cancelled event is deleted (kept as a record
+so an undo can put it back), a tentative one still takes its time."""
+
+EVENT_STATUSES: tuple[EventStatus, ...] = get_args(EventStatus)
+
+CardAction = Literal["created", "updated", "deleted"]
+"""What a tool did to the event a card shows."""
+
+
+def as_status(value: object) -> EventStatus:
+    """A status read from a store or a server; anything else is an ordinary event."""
+    for status in EVENT_STATUSES:
+        if value == status:
+            return status
+    return "confirmed"
 
 
 class EventFieldError(ValueError):
@@ -70,7 +87,7 @@ def parse_when(value: Any, tz: ZoneInfo, field_name: str) -> date | datetime:
     try:
         if _DATE_RE.match(text):
             return date.fromisoformat(text)
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(text)  # Python 3.11 reads "Z" itself
     except ValueError:
         raise EventFieldError(field_name, f"not an ISO 8601 date or datetime: {value!r}") from None
     if parsed.tzinfo is None:
@@ -110,7 +127,7 @@ def normalize_recurrence(value: Any) -> list[str] | None:
                 continue
             if line.upper().startswith("FREQ="):
                 line = "RRULE:" + line
-            if not re.match(r"^(RRULE|EXDATE|RDATE|EXRULE)[:;]", line, re.I):
+            if not re.match(r"^(RRULE|EXDATE|RDATE|EXRULE)[:;]", line, re.IGNORECASE):
                 raise EventFieldError("recurrence", f"not an RRULE/EXDATE line: {line!r}")
             lines.append(line)
     return lines or None
@@ -134,7 +151,7 @@ class Event:
     version: str = ""
     recurring_event_id: str | None = None
     original_start: date | datetime | None = None
-    status: str = "confirmed"
+    status: EventStatus = "confirmed"
 
     @property
     def zone(self) -> ZoneInfo:
@@ -174,7 +191,7 @@ class Event:
             data["recurring_event_id"] = self.recurring_event_id
         return data
 
-    def with_changes(self, **changes: Any) -> "Event":
+    def with_changes(self, **changes: Any) -> Event:
         return replace(self, **changes)
 
 
@@ -218,7 +235,7 @@ def as_date(value: date | datetime) -> date:
 class EventCard:
     """What the app shows for one event a tool created, changed or removed."""
 
-    action: str  # "created" | "updated" | "deleted"
+    action: CardAction
     after: Event | None
     before: Event | None = None
 

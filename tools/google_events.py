@@ -11,7 +11,7 @@ import secrets
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from tools.events import UTC, Event, as_date, format_when, parse_when, zone
+from tools.events import UTC, Event, as_date, as_status, format_when, parse_when, zone
 from tools.occurrences import (
     BASE32HEX_ALPHABET,
     GOOGLE_EVENT_ID_RE,
@@ -121,7 +121,7 @@ def event_from_google(resource: dict[str, Any], calendar_id: str, default_tz: st
         version=str(resource.get("etag") or ""),
         recurring_event_id=resource.get("recurringEventId"),
         original_start=original,
-        status=str(resource.get("status") or "confirmed"),
+        status=as_status(resource.get("status")),
     )
 
 

@@ -152,9 +152,12 @@ def _reason(exc: BaseException, event_id: str) -> str:
 # ---------------------------------------------------------------------------- reports
 @dataclass
 class RestoredEvent:
+    """One event put back: `wrong` is what the undone write had left (None: it had deleted
+    the event), `restored` what is there again now (None: the write had created it)."""
+
     event_id: str
-    before: Event | None  # what our write had left
-    after: Event | None   # what is there again now
+    wrong: Event | None
+    restored: Event | None
 
 
 @dataclass
@@ -196,7 +199,7 @@ class RollbackReport:
         """What happened, in words a person reads (titles and times, never ids)."""
         parts = []
         if self.restored:
-            parts.append("put back " + ", ".join(event_words(r.after or r.before) for r in self.restored))
+            parts.append("put back " + ", ".join(event_words(r.restored or r.wrong) for r in self.restored))
         parts += [c.shown for c in self.conflicts + self.failures + self.skipped]
         if self.waiting:
             parts.append(f"{self.waiting} more change(s) will be undone at the next start, when "

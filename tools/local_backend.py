@@ -55,6 +55,7 @@ from tools.backend import (
 from tools.events import (
     CalendarInfo,
     Event,
+    as_status,
     format_when,
     local_start_of,
     parse_when,
@@ -167,7 +168,7 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
         calendar_id=row["calendar_id"], version=str(row["version"]),
         recurring_event_id=row["recurring_event_id"],
         original_start=parse_when(original, tz, "original_start") if original else None,
-        status=row["status"],
+        status=as_status(row["status"]),
     )
 
 

@@ -141,7 +141,7 @@ def _known_events(report: TurnReport) -> dict[str, str]:
                         known[event.id] = f"'{event.title}'"
         if attempt.rollback is not None:
             for item in attempt.rollback.restored:
-                shown = item.after or item.before
+                shown = item.restored or item.wrong
                 if shown is not None:
                     known[item.event_id] = f"'{shown.title}'"
     for attempt in report.attempts:

@@ -253,12 +253,12 @@ class UndoView(Vertical):
         yield Static(Text.assemble((head, "bold"), *[("\n" + line) for line in lines]),
                      classes="undo-summary")
         for item in self.rollback.restored:
-            if item.after is not None and item.before is not None:
-                card = EventCard("updated", item.after, item.before)
-            elif item.after is not None:
-                card = EventCard("created", item.after)
-            elif item.before is not None:
-                card = EventCard("deleted", None, item.before)
+            if item.restored is not None and item.wrong is not None:
+                card = EventCard("updated", item.restored, item.wrong)
+            elif item.restored is not None:
+                card = EventCard("created", item.restored)
+            elif item.wrong is not None:
+                card = EventCard("deleted", None, item.wrong)
             else:
                 continue
             yield EventCardView(card, self.tz_name, classes="card")
