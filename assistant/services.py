@@ -54,6 +54,12 @@ def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
         return backend_from_settings(settings.home, api_endpoint=settings.google_api_endpoint,
                                      token_uri=settings.google_token_uri,
                                      default_timezone=settings.timezone, **options)
+    if settings.backend == "caldav":
+        from tools.caldav_backend import CalDAVBackend
+
+        return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
+                             settings.caldav_password, calendar=settings.calendar_id,
+                             default_timezone=settings.timezone)
     return LocalBackend(settings.calendar_db, settings.timezone)
 
 

@@ -77,6 +77,9 @@ class Settings:
     google_api_endpoint: str | None = None
     google_token_uri: str | None = None
     google_client_secrets: str | None = None
+    caldav_url: str | None = None
+    caldav_username: str | None = None
+    caldav_password: str | None = None
     lesson_recency_days: int = 14
     lesson_min_seen: int = 2
     lessons_max_surfaced: int = 3
@@ -105,8 +108,11 @@ class Settings:
             zone(self.timezone)
         except EventFieldError:
             raise SettingsError(f"timezone: unknown time zone {self.timezone!r}") from None
-        if self.backend not in ("local", "google"):
-            raise SettingsError(f"backend: {self.backend!r} is not 'local' or 'google'")
+        if self.backend not in ("local", "google", "caldav"):
+            raise SettingsError(f"backend: {self.backend!r} is not 'local', 'google' or 'caldav'")
+        if self.backend == "caldav" and not self.caldav_url:
+            raise SettingsError("caldav_url: the caldav backend needs the server's URL "
+                                "(or CALENDAR_ASSISTANT_CALDAV_URL)")
         if self.reflection_mode not in GUARD_MODES:
             raise SettingsError(f"reflection_mode: {self.reflection_mode!r} is not auto, always or symbolic")
         if self.geocoder not in ("off", "nominatim"):
@@ -134,6 +140,9 @@ _ENV = {
     "CALENDAR_ASSISTANT_GOOGLE_API_ENDPOINT": "google_api_endpoint",
     "CALENDAR_ASSISTANT_GOOGLE_TOKEN_URI": "google_token_uri",
     "CALENDAR_ASSISTANT_TIMEZONE": "timezone",
+    "CALENDAR_ASSISTANT_CALDAV_URL": "caldav_url",
+    "CALENDAR_ASSISTANT_CALDAV_USERNAME": "caldav_username",
+    "CALENDAR_ASSISTANT_CALDAV_PASSWORD": "caldav_password",
     "ANTHROPIC_API_KEY": "api_key",
 }
 

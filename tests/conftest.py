@@ -44,9 +44,9 @@ PERSON_TZ = "America/Los_Angeles"
 WIDE_START = datetime(2023, 1, 1, tzinfo=ZoneInfo("UTC"))
 WIDE_END = datetime(2028, 1, 1, tzinfo=ZoneInfo("UTC"))
 
-# Backends the neutral suite runs against. The Google backend joins later as "google"
-# (built with tests/google_support.google_backend_for(server, home_dir)).
-BACKENDS = ["local", "google"]
+# Backends the neutral suite runs against: the local SQLite one, Google (the real client on the
+# fake Calendar v3 server) and CalDAV (on a real Radicale server, tests/caldav_support.py).
+BACKENDS = ["local", "google", "caldav"]
 
 
 def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
@@ -56,6 +56,10 @@ def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
         from google_support import fake_google_backend
 
         return fake_google_backend(tmp_path / "google-home", time_zone=PERSON_TZ)
+    if name == "caldav":  # a calendar of its own on the session's Radicale on 127.0.0.1
+        from caldav_support import caldav_backend
+
+        return caldav_backend(tmp_path, time_zone=PERSON_TZ)
     raise ValueError(f"unknown backend {name!r}")  # pragma: no cover
 
 
@@ -64,6 +68,23 @@ def _forget_engines() -> Iterator[None]:
     """Engines are cached per file path: drop them after every test."""
     yield
     store.forget_engines()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _radicale_session() -> Iterator[None]:
+    """Stops the Radicale server at the end of the session, if a test started one."""
+    yield
+    from caldav_support import stop_radicale
+
+    stop_radicale()
+
+
+@pytest.fixture
+def radicale() -> Any:
+    """The session's Radicale CalDAV server (started on first use)."""
+    from caldav_support import radicale_server
+
+    return radicale_server()
 
 
 @pytest.fixture
@@ -125,6 +146,8 @@ def records_without_version(backend: CalendarBackend) -> dict[tuple[str, str], d
         cal = backend.primary_calendar_id()
         return {(cal, r["id"]): strip_volatile(r) or {} for r in server.stored_events(cal)
                 if not r.get("recurringEventId") and r.get("status") != "cancelled"}
+    if backend.name == "caldav":  # every resource as its journal record (stamps aside)
+        return backend.all_records()  # type: ignore[attr-defined, no-any-return]
     assert isinstance(backend, LocalBackend)
     return {key: {k: v for k, v in rec.items() if k != "version"}
             for key, rec in backend.all_records().items()}
