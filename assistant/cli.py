@@ -14,7 +14,8 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Callable, Protocol, Sequence
 
 from assistant.commands import (agenda, ask, calendars, chat, check, completion, config, demo,
-                                lessons, login, logout, mcp, replay, resolve, stats, tools, undo)
+                                export, import_, lessons, login, logout, mcp, replay, resolve,
+                                stats, tools, undo)
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
 from assistant.services import RECOVERY_LOG
 from assistant.settings import SettingsError
@@ -32,7 +33,8 @@ class Command(Protocol):
 
 
 COMMANDS: tuple[Command, ...] = (chat, demo, resolve, check, replay, ask, tools, agenda, lessons,
-                                 stats, login, logout, calendars, undo, mcp, config, completion)
+                                 stats, login, logout, calendars, export, import_, undo, mcp, config,
+                                 completion)
 """In the order `--help` lists them."""
 
 WINDOWED: tuple[Command, ...] = (chat, demo)

@@ -1,4 +1,8 @@
-"""`calendar-assistant calendars`: the calendars of the configured backend, the one in use starred."""
+"""`calendar-assistant calendars`: the calendars of the configured backend, the one in use starred.
+
+On CalDAV these are the account's calendars, by display name and URL; the setting
+`CALENDAR_ASSISTANT_CALENDAR` may name one either way.
+"""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +20,9 @@ def register(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     backend = build_backend(settings)
-    current = settings.calendar_id or backend.primary_calendar_id()
+    # a CalDAV setting may be a display name: the backend resolves it to the calendar's URL
+    current = backend.primary_calendar_id() if settings.backend == "caldav" else \
+        settings.calendar_id or backend.primary_calendar_id()
     for cal in backend.calendars():
         mark = "*" if cal.id == current else " "
         primary = " (primary)" if cal.primary else ""

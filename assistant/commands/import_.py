@@ -1,0 +1,52 @@
+"""`calendar-assistant import FILE [--dry-run]`: the events of an iCalendar file into the
+configured calendar, as one change `undo` takes back (CONTRACT section 8).
+
+The file is checked in full before anything is written: a malformed one exits 2 naming the line
+and writes nothing. An event whose UID is already in the calendar is updated, not duplicated.
+`--dry-run` prints what would change, in words, and writes nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from assistant.commands.usage import Subparsers, fail
+from assistant.services import build_services
+from assistant.settings import load_settings
+from tools.ical_files import IcalFileError, read_ics
+from tools.ical_import import ImportFailed, apply_import, plan_import
+
+
+def register(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("import", help="add the events of an iCalendar (.ics) file")
+    parser.add_argument("file", help="the .ics file to read")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print what would change and write nothing")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    try:
+        series = read_ics(args.file, settings.timezone)
+    except IcalFileError as exc:
+        fail(str(exc))
+    services = build_services(settings)
+    steps = plan_import(services.backend, services.calendar_id, series, settings.timezone)
+    if not steps:
+        print("Nothing to import: the calendar already has every event of the file.")
+        return 0
+    if args.dry_run:
+        print(f"Importing {args.file} would:")
+        for step in steps:
+            print(f"  {step.words}")
+        print("Nothing was written (dry run).")
+        return 0
+    try:
+        apply_import(services.journal, services.calendar_id, steps)
+    except ImportFailed as exc:
+        print(f"calendar-assistant: {exc}", file=sys.stderr)
+        return 1
+    print(f"Imported {args.file}: {len(steps)} change(s). `calendar-assistant undo` takes "
+          "them back.")
+    return 0
