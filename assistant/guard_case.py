@@ -16,6 +16,7 @@ from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
 from tools.context import ToolCall
 from tools.events import Event, event_from_contract
+from tools.journal import EntryState
 from tools.specs import is_guarded, is_write, spec_for
 
 _BEFORE = timedelta(days=7)
@@ -34,7 +35,7 @@ def judged_calls(calls: Sequence[ToolCall]) -> list[ToolCall]:
 def pre_images(services: Services, turn_id: str, attempt: int) -> dict[str, Event | None]:
     """What each event written in the attempt was before its first write (None: it was new)."""
     out: dict[str, Event | None] = {}
-    states = ("pending", "done", "rolled_back", "conflict")
+    states: tuple[EntryState, ...] = ("pending", "done", "rolled_back", "conflict")
     for entry in services.journal.entries(turn_id, attempt, states=states):
         if entry.event_id in out:
             continue
