@@ -9,7 +9,14 @@ from zoneinfo import ZoneInfo
 import pytest
 from conftest import listed, make_context
 
-from tools.backend import CalendarBackend, EventNotFound, EventPatch, VersionConflict
+from tools.backend import (
+    CalendarBackend,
+    EventNotFound,
+    EventPatch,
+    RestoreItem,
+    Snapshot,
+    VersionConflict,
+)
 from tools.context import ToolCall
 from tools.events import Event
 from tools.journal import Journal
@@ -180,6 +187,23 @@ def test_snapshot_restore_puts_the_event_back_under_a_version_check(backend):
     assert backend.get_event(cal, made.id).to_contract() == made.to_contract()
 
 
+def test_restore_many_refuses_a_stale_item_and_restores_the_others(backend):
+    """Each restore of a batch has its own version check: one stale item is refused (and its
+    event left as someone else made it) without stopping the others, each read back."""
+    cal = backend.primary_calendar_id()
+    kept = new(backend, "Dinner", datetime(2025, 10, 23, 18, tzinfo=LA), datetime(2025, 10, 23, 19, tzinfo=LA))
+    undone = new(backend, "Piano", datetime(2025, 10, 24, 15, tzinfo=LA), datetime(2025, 10, 24, 16, tzinfo=LA))
+    snaps = backend.snapshots(cal, [kept.id, undone.id])
+    backend.patch_event(cal, kept.id, EventPatch({"title": "Dinner, theirs"}))
+    ours = backend.patch_event(cal, undone.id, EventPatch({"title": "Piano, ours"}))
+    results = backend.restore_many([RestoreItem(snaps[0], kept.version),  # stale
+                                    RestoreItem(snaps[1], ours.version)])
+    assert isinstance(results[0], VersionConflict)
+    assert isinstance(results[1], Snapshot) and CalendarBackend.same_content(results[1], snaps[1])
+    assert backend.get_event(cal, kept.id).title == "Dinner, theirs"
+    assert backend.get_event(cal, undone.id).to_contract() == undone.to_contract()
+
+
 def test_restore_of_did_not_exist_removes_a_created_event(backend):
     cal = backend.primary_calendar_id()
     event_id = backend.new_event_id()
@@ -343,6 +367,30 @@ def test_rollback_of_a_turn_restores_the_calendar_exactly(backend, journal: Jour
     assert listed(backend) == before
     assert backend.get_event(backend.primary_calendar_id(), created.data["id"]) is None
     assert "turn-a" not in journal.open_turns()
+
+
+def test_a_rollback_stopped_before_marking_its_entries_is_finished_by_the_next(backend, journal: Journal,
+                                                                            monkeypatch):
+    """A process that dies after restoring and before marking the entries leaves them `done`:
+    the next rollback finds those events already back as they were (nothing to undo, nobody's
+    change to keep), restores the rest and reports no conflict."""
+    single, allday, _ = _seed(backend)
+    before = listed(backend)
+    reg = ToolRegistry(make_context(backend, journal, "turn-m"))
+    _run(reg, "bulk_update_calendar_events", {"updates": [
+        {"event_id": single.id, "title": "Dinner out"}, {"event_id": allday.id, "title": "Trip"}]})
+
+    def die(marks):
+        raise SystemExit("killed before marking")
+
+    monkeypatch.setattr(journal, "_mark", die)
+    with pytest.raises(SystemExit):
+        journal.rollback("turn-m")
+    monkeypatch.undo()
+    assert len(journal.entries("turn-m", states=("done",))) == 2  # nothing was marked
+    report = journal.rollback("turn-m")
+    assert report.clean, report.summary()
+    assert listed(backend) == before
 
 
 def test_rollback_of_a_series_delete_brings_back_its_exceptions(backend, journal: Journal):
