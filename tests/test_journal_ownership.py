@@ -135,7 +135,9 @@ class Home:
         return row[0] if row else None
 
 
-@pytest.fixture(params=BACKENDS)
+# CalDAV is left out here: this fixture configures only the local and Google homes (and edits
+# "from a phone" through them); a CalDAV home would need its own setup.
+@pytest.fixture(params=[name for name in BACKENDS if name != "caldav"])
 def home(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Home]:
     path = tmp_path / "home"
     path.mkdir()

@@ -159,10 +159,12 @@ class CalDAVBackend(CalendarBackend):
         return CalendarInfo(str(made.url), name, False, timezone)
 
     def _url(self, calendar_id: str) -> str:
-        """A calendar's URL: its id, or the URL of the calendar with that display name (the
-        setting may name a calendar either way)."""
+        """A calendar's URL: its id, the URL of the calendar with that display name (the
+        setting may name a calendar either way), or the primary one's for `primary`."""
         if calendar_id.startswith(("http://", "https://")) or calendar_id in self._calendars:
             return calendar_id
+        if calendar_id == "primary":  # the alias Google has, for callers that use it
+            return self.primary_calendar_id()
         for info in self.calendars():
             if calendar_id == info.name:
                 self._calendars[calendar_id] = self._calendars[info.id]
