@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from calendar import monthrange
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from dateutil.relativedelta import relativedelta  # type: ignore[import-untyped]
-from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule  # type: ignore[import-untyped]
+from dateutil.relativedelta import relativedelta
+from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule
 from dateutil.rrule import weekday as rr_weekday
 
 from reflection.dates_lexicon import (
@@ -355,7 +355,8 @@ def holiday_phrase(today: date, f: HolidayFn, name: str, mod: str, year: int | N
 
 # ---------------------------------------------------------------- recurrences
 
-_RRULE_FREQ = {"DAILY": DAILY, "WEEKLY": WEEKLY, "MONTHLY": MONTHLY, "YEARLY": YEARLY}
+_RRULE_FREQ: dict[str, Literal[0, 1, 2, 3]] = {"DAILY": DAILY, "WEEKLY": WEEKLY, "MONTHLY": MONTHLY,
+                                               "YEARLY": YEARLY}
 
 
 def rrule_text(rule: Recurrence) -> str:

@@ -18,8 +18,9 @@ import stat
 import sys
 import tempfile
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -69,7 +70,7 @@ def save_credentials(credentials: Credentials, home_dir: Path | str) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=".google-token-", suffix=".tmp", dir=home)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(credentials.to_json())
+            handle.write(credentials.to_json())  # type: ignore[no-untyped-call]  # unannotated in google-auth
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o600)
@@ -113,13 +114,14 @@ def load_credentials(home_dir: Path | str, *, token_uri: str | None = None) -> C
     tighten_token_file(path)
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
-        credentials = Credentials.from_authorized_user_info(info)  # ignores the file's token_uri
+        # ignores the file's token_uri; unannotated in google-auth
+        credentials: Credentials = Credentials.from_authorized_user_info(info)  # type: ignore[no-untyped-call]
     except FileNotFoundError:
         raise LoginRequired("Not signed in to Google; run `calendar-assistant login`.") from None
     except (ValueError, TypeError, AttributeError) as exc:
         raise LoginRequired(f"The stored Google sign-in ({path}) cannot be read ({exc}); "
                             "run `calendar-assistant login` again.") from None
-    bound = credentials.with_token_uri(resolve_token_uri(token_uri))
+    bound: Credentials = credentials.with_token_uri(resolve_token_uri(token_uri))  # Any: undecorated in google-auth
     bound.expiry = credentials.expiry  # google-auth's copy drops the expiry: keep it, or an
     return bound                       # expired token would look valid until a 401
 
@@ -165,7 +167,8 @@ class HttpxAuthRequest(google_auth_transport.Request):
             response = self._client.request(method, url, content=body, headers=headers,
                                             timeout=timeout or self._timeout)
         except httpx.HTTPError as exc:
-            raise google_auth_exceptions.TransportError(exc) from exc
+            # google-auth leaves its exceptions' __init__ unannotated
+            raise google_auth_exceptions.TransportError(exc) from exc  # type: ignore[no-untyped-call]
         return _AuthResponse(response)
 
 
@@ -184,7 +187,7 @@ class TokenManager:
 
     @classmethod
     def from_home(cls, home_dir: Path | str, *, token_uri: str | None = None,
-                  request: google_auth_transport.Request | None = None) -> "TokenManager":
+                  request: google_auth_transport.Request | None = None) -> TokenManager:
         return cls(load_credentials(home_dir, token_uri=token_uri), home_dir, request)
 
     def authorization(self) -> str:
@@ -205,7 +208,7 @@ class TokenManager:
             raise LoginRequired("The stored Google sign-in has no refresh token; "
                                 "run `calendar-assistant login` again.")
         try:
-            self.credentials.refresh(self._request)
+            self.credentials.refresh(self._request)  # type: ignore[no-untyped-call]  # unannotated in google-auth
         except google_auth_exceptions.RefreshError as exc:
             if is_invalid_grant(exc):
                 if self.home_dir is not None:
@@ -245,7 +248,7 @@ def _insecure_transport_for_loopback(token_uri: str) -> Iterator[None]:
 def _client_config(client_secrets_file: Path | str, token_uri: str | None,
                    auth_uri: str | None) -> dict[str, Any]:
     try:
-        config = json.loads(Path(client_secrets_file).read_text(encoding="utf-8"))
+        config: dict[str, Any] = json.loads(Path(client_secrets_file).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CalendarError(f"client secrets file not found: {client_secrets_file}") from None
     except ValueError as exc:
@@ -281,7 +284,7 @@ def login(client_secrets_file: Path | str, home_dir: Path | str, *, open_browser
         except webbrowser.Error:
             open_browser = False  # no browser here (SSH, container): print the URL instead
 
-    class _Flow(InstalledAppFlow):
+    class _Flow(InstalledAppFlow):  # type: ignore[misc]  # google-auth-oauthlib ships no type information
         def authorization_url(self, **kwargs: Any) -> tuple[str, str]:
             url, state = super().authorization_url(**kwargs)
             local_port = urlsplit(self.redirect_uri).port
@@ -295,7 +298,7 @@ def login(client_secrets_file: Path | str, home_dir: Path | str, *, open_browser
 
     flow = _Flow.from_client_config(config, scopes=SCOPES, autogenerate_code_verifier=True)
     with _insecure_transport_for_loopback(config[next(iter(config))]["token_uri"]):
-        credentials = flow.run_local_server(
+        credentials: Credentials = flow.run_local_server(
             host="localhost", port=port, open_browser=open_browser,
             authorization_prompt_message="" if not open_browser else
             "Your browser has been opened to sign in to Google: {url}",

@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, cast
 
 import icalendar
-import recurring_ical_events  # type: ignore[import-untyped]
+import recurring_ical_events
 
 from tools.backend import CalendarError, EventNotFound
 from tools.events import Event, as_date, local_start_of, zone

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime, timedelta
 
-from dateutil.rrule import rrulestr  # type: ignore[import-untyped]
+from dateutil.rrule import rrulestr
 
 from tools.backend import CalendarError
 from tools.events import UTC, Event, as_date, local_start_of

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from datetime import date, datetime
 
-from dateutil.rrule import rrulestr  # type: ignore[import-untyped]
+from dateutil.rrule import rrulestr
 
 from tools.events import EventFieldError, local_start_of, zone
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import date, datetime, time
+from typing import Protocol, cast
 
 from tools.events import Event, as_date, zone
 
@@ -18,6 +19,20 @@ _UNITS = {"DAILY": ("daily", "day"), "WEEKLY": ("weekly", "week"),
           "MONTHLY": ("monthly", "month"), "YEARLY": ("yearly", "year")}
 _PART_RE = re.compile(r"([A-Z]+)=([^;]*)")
 _BYDAY_RE = re.compile(r"^[+-]?\d*([A-Z]{2})$")
+
+
+class _RuleParts(Protocol):
+    """The parsed parts `dateutil.rrule.rrule` keeps, with the defaults it fills in from the start
+    (a weekly rule's weekday, a monthly rule's day). Its stubs leave these out as private, but
+    they are the only place the normalised rule can be read back from."""
+    _freq: int
+    _interval: int
+    _count: int | None
+    _until: datetime | None
+    _byweekday: tuple[int, ...] | None
+    _bynweekday: tuple[tuple[int, int], ...] | None
+    _bymonthday: tuple[int, ...]
+    _bynmonthday: tuple[int, ...]
 
 
 def day_label(day: date) -> str:
@@ -93,7 +108,7 @@ def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = No
     None when there is no RRULE line or it cannot be read: the caller then says only that the
     event repeats, never the raw text.
     """
-    from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrulestr  # type: ignore[import-untyped]
+    from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule, rrulestr
 
     line = next((r for r in rules or () if r.upper().startswith("RRULE")), None)
     if line is None:
@@ -106,9 +121,12 @@ def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = No
     else:
         first = datetime(2001, 1, 1)  # a Monday; the days below then come only from BYDAY
     try:
-        rule = rrulestr(body, dtstart=first, ignoretz=True)
+        parsed = rrulestr(body, dtstart=first, ignoretz=True)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError):
         return None
+    if not isinstance(parsed, rrule):  # one RRULE line always parses to an rrule, never a set
+        return None
+    rule = cast(_RuleParts, parsed)
     freq, interval = rule._freq, max(1, int(rule._interval or 1))
     said_days = start is not None or "BYDAY=" in body.upper()
     weekdays = sorted(rule._byweekday or ()) if said_days else []

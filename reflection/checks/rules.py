@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, time
 from typing import Any
 
-from dateutil.rrule import rrulestr  # type: ignore[import-untyped]
+from dateutil.rrule import rrulestr
 
 SAMPLE = 8
 
