@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from assistant.guard_case import build_guard_case, judged_calls
 from assistant.history import History

@@ -10,12 +10,31 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
-from assistant.commands import (agenda, ask, calendars, chat, check, completion, config, demo,
-                                export, import_, lessons, login, logout, mcp, replay, resolve,
-                                stats, tools, undo)
+from assistant.commands import (
+    agenda,
+    ask,
+    calendars,
+    chat,
+    check,
+    completion,
+    config,
+    demo,
+    export,
+    import_,
+    lessons,
+    login,
+    logout,
+    mcp,
+    replay,
+    resolve,
+    stats,
+    tools,
+    undo,
+)
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
 from assistant.services import RECOVERY_LOG
 from assistant.settings import SettingsError

@@ -2,8 +2,9 @@
 every phrase (the tool lives in `tools`, which may not import `reflection`; the app wires it)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any, Callable
+from typing import Any
 
 from reflection.resolver import resolve
 from tools.backend import CalendarError

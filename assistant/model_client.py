@@ -7,8 +7,9 @@ every call, and turns SDK failures into `ModelError` with a sentence a person ca
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 import anthropic
 import httpx

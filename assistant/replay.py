@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from assistant.settings import Settings, load_settings
+from assistant.settings import Settings
 from reflection.findings import GuardMode
 from tools.backend import CalendarBackend
 from tools.events import Event, EventFieldError, event_from_contract, zone

@@ -199,7 +199,8 @@ def main(argv=None):
         if dp:
             rows.append(("dateparser.search_dates", dp))
     print(f"scorable cases: {len(cases)}")
-    print(f"{'resolver':26} {'correct':>10} {'accuracy':>9} {'cands/expr':>11} {'scored':>7} {'silent wrong':>13} {'ms/case':>8}")
+    print(f"{'resolver':26} {'correct':>10} {'accuracy':>9} {'cands/expr':>11} {'scored':>7} "
+          f"{'silent wrong':>13} {'ms/case':>8}")
     for name, r in rows:
         print(f"{name:26} {r['ok']:>4}/{r['n']:<5} {100 * r['ok'] / r['n']:>8.1f}% {r['mean_cands']:>11.2f} "
               f"{r['scored']:>7} {r['silent']:>13} {r['ms']:>8.3f}")

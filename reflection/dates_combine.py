@@ -199,7 +199,8 @@ def _time_only(b: _Build, t: ClockTime) -> list[tuple[Candidate, date]]:
     return out
 
 
-def _timed_days(b: _Build, t: ClockTime, days: tuple[Reading, ...], second: date | None) -> list[tuple[Candidate, date]]:
+def _timed_days(b: _Build, t: ClockTime, days: tuple[Reading, ...],
+                second: date | None) -> list[tuple[Candidate, date]]:
     out = []
     for r in days:
         for hr in time_readings(t, b.p.pod, b.ctx, r.start):
@@ -306,7 +307,8 @@ def _shape(b: _Build, days: tuple[Reading, ...] | None, second: date | None, pod
     if days is not None and (p.range_end is not None or p.until) and not timed:
         return _date_range(b, days, relative)
     if days is not None and any(r.end is not None for r in days):
-        return replace(b.base, kind="range", candidates=tuple(Candidate(r.start, r.end, r.label, r.flags) for r in days))
+        return replace(b.base, kind="range",
+                       candidates=tuple(Candidate(r.start, r.end, r.label, r.flags) for r in days))
     if timed:
         return _timed(b, days, second)
     if pod is not None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
-from dateutil.easter import easter  # type: ignore[import-untyped]
+from dateutil.easter import easter
 
 WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
@@ -42,7 +42,8 @@ ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth
 # --- regex fragments (used with re.IGNORECASE) ---
 _UNIT_W = "one|two|three|four|five|six|seven|eight|nine"
 _TEEN_W = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
-NUMW = (rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:{_UNIT_W})\b)?|(?:{_TEEN_W})|(?:{_UNIT_W}))\b")
+NUMW = (rf"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:{_UNIT_W})\b)?"
+        rf"|(?:{_TEEN_W})|(?:{_UNIT_W}))\b")
 ORDW = (r"(?:(?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
         r"|twentieth|thirtieth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth"
         r"|seventeenth|eighteenth|nineteenth|first|second|third|fourth|fifth|sixth|seventh|eighth"

@@ -25,10 +25,12 @@ from reflection.dates_lexicon import (
 from reflection.dates_rule import I, Rule, rx
 from reflection.dates_types import Atom, Ctx, DatePhrase, Instant
 
-YEAR_TAIL = (rf"(?:(?:\s*,\s*|\s+|\s*[-/]\s*)(?:in\s+|of\s+)?(?P<y>\d{{4}}|'\d\d|(?<=of\s)\d\d|{YEARW})(?![\d:]))?")
+YEAR_TAIL = (rf"(?:(?:\s*,\s*|\s+|\s*[-/]\s*)(?:in\s+|of\s+)?"
+             rf"(?P<y>\d{{4}}|'\d\d|(?<=of\s)\d\d|{YEARW})(?![\d:]))?")
 P_MDY = rx(rf"(?<![a-z])(?P<mon>{MONTH_RE})[\s,/-]*(?P<d>{DAY_RE})(?!\s*(?::\d|{AP_RE}|\.\d|o'?clock))"
            + YEAR_TAIL)
-P_DMY = rx(rf"(?<![\w.$€£])(?<!\d:)(?<![$€£]\s)(?:the\s+)?(?P<d>{DAY_RE})(?:\s+day)?(?:\s+of)?[\s/-]*(?P<mon>{MONTH_RE})"
+P_DMY = rx(rf"(?<![\w.$€£])(?<!\d:)(?<![$€£]\s)(?:the\s+)?(?P<d>{DAY_RE})(?:\s+day)?(?:\s+of)?"
+           rf"[\s/-]*(?P<mon>{MONTH_RE})"
            + YEAR_TAIL)
 _TOK = r"[a-z]{3,9}|\d{1,4}"
 P_TRIPLE = rx(rf"(?<![0-9a-z/:.])(?P<a>{_TOK})(?P<s>[-/. ])(?P<b>{_TOK})(?P=s)(?P<c>{_TOK})(?![0-9a-z/:]|\.\d)")
@@ -38,8 +40,9 @@ PAIR_CTX = rx(rf"(?:\bon|\bthis|\bnext|\blast|\buntil|\bthrough|\bby|{WEEKDAY_RE
 
 P_WEEKDAY = rx(rf"(?:\b(?P<mod>this\s+coming|this\s+upcoming|this\s+past|this|next|last|coming|upcoming|"
                rf"the\s+following|following|the\s+previous|previous|past)\s+)?\b(?P<wd>{WEEKDAY_RE})"
-               rf"(?:\s+(?P<tail>after\s+next|before\s+last|(?:of\s+)?(?:the\s+)?(?:this|next|last|following|previous|coming)"
-               rf"\s+week|week(?!\s+of\b))\b)?")
+               rf"(?:\s+(?P<tail>after\s+next|before\s+last"
+               rf"|(?:of\s+)?(?:the\s+)?(?:this|next|last|following|previous|coming)\s+week"
+               rf"|week(?!\s+of\b))\b)?")
 P_WEEK_WD = rx(rf"\b(?P<which>this|next|last|previous|following|coming)\s+week[\s,-]*(?:on\s+)?(?P<wd>{WEEKDAY_RE})")
 P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
               rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")
@@ -52,11 +55,16 @@ P_RELDAY = rx(r"\b(?P<w>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+befor
               r"tomorrow|tomorow|tmrw|tmr|yesterday)\b")
 P_END = rx(r"\b(?:at\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?P<w>day|today|tomorrow|tonight|"
            r"(?:this\s+|next\s+|the\s+)?month|(?:this\s+|next\s+)?year)|(?P<eod>eod))\b")
-P_WEEKS = rx(r"\b(?P<which>this|next|last|the\s+following|the\s+coming|coming|the\s+previous|previous|the|over\s+the|on\s+the)"
+P_WEEKS = rx(r"\b(?P<which>this|next|last|the\s+following|the\s+coming|coming|the\s+previous|previous"
+             r"|the|over\s+the|on\s+the)"
              r"\s+(?P<unit>weekend|week|month)\b")
-P_HOLIDAY = rx(rf"\b(?:(?P<mod>next|last|previous|following|this|coming|the\s+next|the\s+last|the\s+previous|the\s+following)\s+)?"
-               rf"(?:the\s+)?(?P<h>{HOLIDAY_RE})\b(?:(?:\s*,\s*|\s+)(?:of\s+|in\s+)?(?P<y>\d{{4}})\b|\s+(?:of\s+)?(?P<which>this|next|last)\s+year\b)?")
-HOLIDAY_CTX = rx(r"\b(?:on|for|until|till|by|before|after|since|through|thru|over|at|around|celebrate|is|was)\s+(?:the\s+)?$")
+P_HOLIDAY = rx(rf"\b(?:(?P<mod>next|last|previous|following|this|coming"
+               rf"|the\s+next|the\s+last|the\s+previous|the\s+following)\s+)?"
+               rf"(?:the\s+)?(?P<h>{HOLIDAY_RE})\b"
+               rf"(?:(?:\s*,\s*|\s+)(?:of\s+|in\s+)?(?P<y>\d{{4}})\b"
+               rf"|\s+(?:of\s+)?(?P<which>this|next|last)\s+year\b)?")
+HOLIDAY_CTX = rx(r"\b(?:on|for|until|till|by|before|after|since|through|thru|over|at|around|celebrate|is|was)"
+                 r"\s+(?:the\s+)?$")
 _WEAK_ABBR_AFTER = rx(r"\s*(?:\d|at\s+\d|the\s+\d|,\s*\w+\s+\d|morning|afternoon|evening|night)")
 
 _ORD_N = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,

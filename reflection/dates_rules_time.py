@@ -35,26 +35,35 @@ P_POD = rx(r"\b(?P<pre>this\s+|in\s+the\s+|at\s+|last\s+|early\s+|late\s+|(?:the
            r"morning|afternoon|evening|night|lunch\s*time|lunch)\b")
 P_T_AP = rx(rf"(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d)(?:[:.](?P<s>[0-5]\d))?)?\s*(?P<ap>{AP_RE})")
 P_T_24 = rx(rf"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?!\d)(?!\s*{AP_RE})")
-P_T_DOT = rx(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?(?<![\d:.])(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?![\d.])(?!\s*{AP_RE})")
-_NOT_HOUR_AFTER = (rf"(?!\s*(?:[:.]\d|\d|%|/|-\d|{AP_RE}|(?:st|nd|rd|th|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
+P_T_DOT = rx(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?"
+             rf"(?<![\d:.])(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)(?![\d.])(?!\s*{AP_RE})")
+_NOT_HOUR_AFTER = (rf"(?!\s*(?:[:.]\d|\d|%|/|-\d|{AP_RE}"
+                   rf"|(?:st|nd|rd|th|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
                    rf"|people|persons|guests|of|percent|o'?\s?clock|{MONTH_RE})\b))")
 P_T_BARE = rx(r"(?:\b(?:at|around|about|by|from|until|till|before|after|between)\s+|@\s*)(?P<h>\d{1,2})(?![\d])"
               + _NOT_HOUR_AFTER)
 P_T_BARE_POD = rx(r"(?<![\d:.])(?P<h>\d{1,2})(?=,?\s+(?:tonight|tonite|this\s+(?:morning|afternoon|evening)|"
                   r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tomorrow\s+(?:morning|afternoon|evening|night)))")
 P_T_OCLOCK = rx(rf"\b(?P<h>\d{{1,2}}|{HOURW})\s*o'?\s?clock\b(?:\s*(?P<ap>{AP_RE}))?")
-P_T_WORD = rx(rf"(?:\b(?P<pre>at|around|about|@)\s+)?\b(?P<h>{HOURW})(?:[\s-]+(?P<m>(?:o[\s-](?:one|two|three|four|five|six|seven|eight|nine)\b)|{NUMW})(?:\s+minutes)?)?"
-              rf"(?:\s*(?P<ap>{AP_RE}))?(?!\s*(?:of|point|another|more|other|day|days|week|weeks|hours?|minutes?|people|years?)\b)(?![-'])")
-P_T_PAST = rx(rf"\b(?P<q>half|quarter|\d{{1,2}}|{NUMW})(?:\s+minutes?)?\s+(?P<dir>past|to|till)\s+(?P<h>\d{{1,2}}|{HOURW})(?:\s*(?P<ap>{AP_RE}))?")
+P_T_WORD = rx(rf"(?:\b(?P<pre>at|around|about|@)\s+)?\b(?P<h>{HOURW})"
+              rf"(?:[\s-]+(?P<m>(?:o[\s-](?:one|two|three|four|five|six|seven|eight|nine)\b)|{NUMW})"
+              rf"(?:\s+minutes)?)?"
+              rf"(?:\s*(?P<ap>{AP_RE}))?"
+              rf"(?!\s*(?:of|point|another|more|other|day|days|week|weeks|hours?|minutes?|people|years?)\b)(?![-'])")
+P_T_PAST = rx(rf"\b(?P<q>half|quarter|\d{{1,2}}|{NUMW})(?:\s+minutes?)?\s+(?P<dir>past|to|till)\s+"
+              rf"(?P<h>\d{{1,2}}|{HOURW})(?:\s*(?P<ap>{AP_RE}))?")
 P_T_NOON = rx(r"\b(?:12\s+)?(?P<w>noon|midday|mid-day|midnight)\b")
-P_TRANGE = rx(rf"(?<![\d:.])(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<ap1>{AP_RE})?\s*(?:-|–|to)\s*(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>{AP_RE})")
+P_TRANGE = rx(rf"(?<![\d:.])(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<ap1>{AP_RE})?"
+              rf"\s*(?:-|–|to)\s*"
+              rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>{AP_RE})")
 
 _Z_ALONE = "|".join(sorted(ZONE_ALONE, key=len, reverse=True))
 _Z_CITY = "|".join(re.escape(c) for c in ZONE_CITY)
 P_ZONE = rx(rf"\b(?:(?P<a>{_Z_ALONE})\b(?:\s+time\b)?|(?P<c>{_Z_CITY})\s+time\b|(?P<poss>her|his|their)\s+time\b"
             rf"|(?P<iana>(?-i:[A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+(?:/[A-Za-z_]+)?)))")
 P_BADZONE = rx(r"\b(?P<w>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+time|[A-Z]{2,4}T)\b", 0)
-P_CITY = rx(rf"\b(?P<c>{'|'.join(re.escape(c) for c in sorted(ZONES, key=len, reverse=True) if c not in ZONE_ALONE)})\b")
+_CITIES = "|".join(re.escape(c) for c in sorted(ZONES, key=len, reverse=True) if c not in ZONE_ALONE)
+P_CITY = rx(rf"\b(?P<c>{_CITIES})\b")
 _MINUTES_WORD = rx(r"minutes?")
 _O_PREFIX = rx(r"^o[\s-]")
 

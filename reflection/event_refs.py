@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
@@ -149,7 +150,7 @@ def _words(text: str | None) -> frozenset[str]:
             found.add(stem(tok.text))
     # "Pick-up", "Book club": the joined form too, so "pickup"/"bookclub" match
     toks = [t.text for t in tokenize(text)]
-    for a, b in zip(toks, toks[1:]):
+    for a, b in pairwise(toks):
         if is_content(a) or is_content(b):
             found.add(a + b)
     return frozenset(found)
@@ -313,7 +314,7 @@ def find_event_refs(text: str, calendar: Sequence[Event],
     refs: list[EventRef] = []
     for run in _runs(text, tokens, list(date_spans)):
         words = tuple(t.text for t in run)
-        joined = tuple(a + b for a, b in zip(words, words[1:]))
+        joined = tuple(a + b for a, b in pairwise(words))
         candidates = score_words(words + joined, profs, df)
         refs.append(EventRef(text[run[0].start:run[-1].end], run[0].start, run[-1].end,
                              tuple(candidates), words))

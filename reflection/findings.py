@@ -61,7 +61,7 @@ class Finding:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Finding":
+    def from_json(cls, data: dict[str, Any]) -> Finding:
         return cls(type=data["type"], severity=data["severity"], issue=data["issue"],
                    correction=data.get("correction") or "", source=data.get("source", "symbolic"),
                    call_index=data.get("call_index"), phrase=data.get("phrase"))

@@ -11,12 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reflection.case import GuardCase
-from reflection.findings import (GUARD_MODES, Confidence, Finding, GuardMode, Verdict,
-                                 median_confidence)
-from reflection.reflect import (REFLECTION_SCHEMA, SYSTEM_PROMPT, ReflectionCall,
-                                ReflectionUnavailable, build_prompt, filter_findings,
-                                findings_from_answer, majority, parse_reflection,
-                                stated_confidence)
+from reflection.findings import GUARD_MODES, Confidence, Finding, GuardMode, Verdict, median_confidence
+from reflection.reflect import (
+    REFLECTION_SCHEMA,
+    SYSTEM_PROMPT,
+    ReflectionCall,
+    ReflectionUnavailable,
+    build_prompt,
+    filter_findings,
+    findings_from_answer,
+    majority,
+    parse_reflection,
+    stated_confidence,
+)
 from reflection.symbolic import SymbolicResult, check_symbolic
 from tools.specs import guard_kind
 
@@ -40,7 +47,7 @@ def is_high_stakes(case: GuardCase) -> bool:
     kinds = [guard_kind(c.name) for c in case.tool_calls]
     if kinds.count("delete") > 1:
         return True
-    for call, kind in zip(case.tool_calls, kinds):
+    for call, kind in zip(case.tool_calls, kinds, strict=True):
         event = case.event(str(call.input.get("event_id") or ""))
         if event is not None and event.recurrence and kind in ("update", "delete"):
             return True

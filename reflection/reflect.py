@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from reflection.case import GuardCase
-from reflection.findings import (CONFIDENCES, FINDING_TYPES, SEVERITIES, Confidence, Finding,
-                                 FindingType, as_confidence)
+from reflection.findings import CONFIDENCES, FINDING_TYPES, SEVERITIES, Confidence, Finding, FindingType, as_confidence
 from reflection.symbolic import WEEKDAYS, SymbolicResult
 from tools.fence import clean_text, fence, fenced_json
 from tools.occurrences import series_of
@@ -135,7 +135,8 @@ def findings_from_answer(answer: dict[str, Any]) -> list[Finding]:
 _MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july",
                                              "august", "september", "october", "november", "december"))}
 _ISO_RE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTH_DAY_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
+_MONTH_DAY_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+                           r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
 _WEEKDAY_RE = re.compile(r"\b(" + "|".join(WEEKDAYS) + r")\b", re.I)
 _PROCESS_RE = re.compile(r"calculate_datetime|did not (?:call|use|compute)|without (?:calling|using|computing)", re.I)
 

@@ -14,8 +14,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from reflection.event_refs import EventRef, find_event_refs, tokenize
-from reflection.event_relative import (SAME_PLACE_RE, SAME_TIME_RE, DayRelative, Length, Shift,
-                                       find_day_relatives, find_shifts_and_lengths)
+from reflection.event_relative import (
+    SAME_PLACE_RE,
+    SAME_TIME_RE,
+    DayRelative,
+    Length,
+    Shift,
+    find_day_relatives,
+    find_shifts_and_lengths,
+)
 from reflection.resolver import Expression, Resolution
 from tools.events import Event
 

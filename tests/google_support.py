@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ def write_token(server: FakeGoogleCalendar, home_dir: Path | str, *,
                 expired: bool = False) -> Credentials:
     """Store a token the fake accepts (or one whose access token has run out)."""
     access, refresh = server.issue_tokens()
-    expiry = datetime.now(timezone.utc).replace(tzinfo=None) + (
+    expiry = datetime.now(UTC).replace(tzinfo=None) + (
         timedelta(hours=-1) if expired else timedelta(hours=1))
     credentials = Credentials(token=access, refresh_token=refresh, token_uri=server.token_uri,
                               client_id=server.client_id, client_secret=server.client_secret,

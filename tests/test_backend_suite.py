@@ -270,12 +270,13 @@ def test_moving_one_occurrence_leaves_the_others(backend):
     series = _weekly_ny(backend)
     cal = backend.primary_calendar_id()
     occ_id = f"{series.id}_20251027T210000Z"
-    before = {e.id: e.to_contract() for e in window(backend, datetime(2025, 10, 1, tzinfo=NY), datetime(2025, 12, 1, tzinfo=NY))}
+    october, december = datetime(2025, 10, 1, tzinfo=NY), datetime(2025, 12, 1, tzinfo=NY)
+    before = {e.id: e.to_contract() for e in window(backend, october, december)}
     occ = backend.get_event(cal, occ_id)
     moved = backend.patch_event(cal, occ_id, EventPatch({"start": "2025-10-28T19:00:00-04:00"}),
                                 if_match=occ.version or None)
     assert moved.id == occ_id and moved.to_contract()["end"] == "2025-10-28T20:30:00-04:00"
-    after = {e.id: e.to_contract() for e in window(backend, datetime(2025, 10, 1, tzinfo=NY), datetime(2025, 12, 1, tzinfo=NY))}
+    after = {e.id: e.to_contract() for e in window(backend, october, december)}
     assert set(after) == set(before)
     for key, was in before.items():
         if key != occ_id:

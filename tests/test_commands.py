@@ -197,8 +197,10 @@ def test_check_llm_makes_live_calls_only_where_needed(tmp_path: Path, monkeypatc
     path = tmp_path / "cases.jsonl"
     path.write_text(json.dumps(verified) + "\n" + json.dumps(judgement) + "\n")
     answer = {"valid": False, "confidence": "low", "errors": [
-        {"type": "other", "severity": "error", "issue": "the title is 'Swim', not 'Swimming'", "correction": "use 'Swimming'"}]}
-    with FakeAnthropicServer({DEFAULT_REFLECTION_MODEL: [{"content": [{"type": "text", "text": json.dumps(answer)}]}]}) as server:
+        {"type": "other", "severity": "error", "issue": "the title is 'Swim', not 'Swimming'",
+         "correction": "use 'Swimming'"}]}
+    reply = {"content": [{"type": "text", "text": json.dumps(answer)}]}
+    with FakeAnthropicServer({DEFAULT_REFLECTION_MODEL: [reply]}) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
         code, out, _ = run(capsys, "check", "--llm", str(path))
         assert len(server.requests) == 1

@@ -60,7 +60,8 @@ def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
            "TERM": "xterm-256color", "COLORTERM": "truecolor"}
     # -u: something in a pytest run leaks COLUMNS=80/LINES=24 into the tmux server's
     # environment, and the app would believe them (shutil.get_terminal_size reads them first).
-    command = "env -u COLUMNS -u LINES " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + f" {shlex.quote(str(exe))} demo"
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    command = f"env -u COLUMNS -u LINES {assignments} {shlex.quote(str(exe))} demo"
     _tmux(socket, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
         first = _wait_for(socket, session, "DEMO", 20)

@@ -5,17 +5,26 @@ import json
 import stat
 import threading
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from google.oauth2.credentials import Credentials
+from google_support import block_network, google_backend_for, write_token
 
 from fixtures.fake_google import FakeGoogleCalendar
-from google_support import block_network, google_backend_for, write_token
 from tools.backend import CalendarError
-from tools.google_auth import (LOGIN_AGAIN, SCOPES, LoginRequired, TokenManager, load_credentials,
-                               login, logout, save_credentials, token_path)
+from tools.google_auth import (
+    LOGIN_AGAIN,
+    SCOPES,
+    LoginRequired,
+    TokenManager,
+    load_credentials,
+    login,
+    logout,
+    save_credentials,
+    token_path,
+)
 
 
 @pytest.fixture(autouse=True)

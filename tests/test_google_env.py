@@ -7,14 +7,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
 
 import pytest
+from google_support import write_token
 
 from fixtures.fake_google import FakeGoogleCalendar
-from google_support import write_token
 
 
 @pytest.fixture

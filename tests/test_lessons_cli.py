@@ -3,7 +3,7 @@ export, all against the configured home's state database."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from reflection.findings import Finding
 from reflection.lessons import LessonStore
 from tools.store import sqlite_engine
 
-NOW = datetime(2025, 10, 22, 16, 15, tzinfo=timezone.utc)
+NOW = datetime(2025, 10, 22, 16, 15, tzinfo=UTC)
 
 
 def seed(home: Path) -> LessonStore:

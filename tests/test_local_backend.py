@@ -6,8 +6,8 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-
 from conftest import listed, make_context, records_without_version
+
 from tools.backend import CalendarError, EventPatch, Snapshot
 from tools.context import ToolCall
 from tools.events import Event

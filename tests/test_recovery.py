@@ -18,10 +18,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from conftest import listed, records_without_version
 
 from assistant.services import Services, build_services
 from assistant.settings import load_settings
-from conftest import listed, records_without_version
 from tools import store
 from tools.events import Event
 from tools.journal import Journal
@@ -145,6 +145,7 @@ def test_killed_turn_is_rolled_back_on_the_next_start(home: Path, tmp_path: Path
 
 def test_a_closed_turn_is_not_rolled_back_at_start(home: Path):
     from conftest import make_context
+
     from tools.context import ToolCall
     from tools.registry import ToolRegistry
 

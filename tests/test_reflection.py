@@ -9,8 +9,14 @@ import pytest
 from reflection.case import case_from_json
 from reflection.findings import Finding, as_confidence, median_confidence
 from reflection.guard import Guard, is_high_stakes
-from reflection.reflect import (REFLECTION_SCHEMA, ReflectionUnavailable, build_prompt,
-                                false_weekday_claim, majority, parse_reflection)
+from reflection.reflect import (
+    REFLECTION_SCHEMA,
+    ReflectionUnavailable,
+    build_prompt,
+    false_weekday_claim,
+    majority,
+    parse_reflection,
+)
 from reflection.symbolic import check_symbolic
 
 CAL = [
@@ -182,7 +188,8 @@ def test_majority_keeps_an_error_only_when_most_runs_report_it() -> None:
 
 
 def test_voting_applies_to_high_stakes_turns_only() -> None:
-    answers = iter(['{"valid": false, "errors": [{"type": "other", "severity": "error", "issue": "x", "correction": ""}], "confidence": "low"}',
+    answers = iter(['{"valid": false, "errors": [{"type": "other", "severity": "error", "issue": "x", '
+                    '"correction": ""}], "confidence": "low"}',
                     '{"valid": true, "errors": [], "confidence": "high"}',
                     '{"valid": true, "errors": [], "confidence": "high"}'])
     series = [{"name": "delete_calendar_event", "input": {"event_id": "ev_piano"}}]

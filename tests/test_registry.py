@@ -43,8 +43,11 @@ class Env:
         self.ctx = make_context(self.backend, self.journal, "turn-r", confirm=self.asker)
         self.registry = ToolRegistry(self.ctx)
         cal = self.backend.primary_calendar_id()
-        mk = lambda **kw: self.backend.create_event(cal, Event(id=self.backend.new_event_id(),
-                                                               timezone="America/Los_Angeles", **kw))
+
+        def mk(**kw: Any) -> Event:
+            return self.backend.create_event(cal, Event(id=self.backend.new_event_id(),
+                                                        timezone="America/Los_Angeles", **kw))
+
         self.dinner = mk(title="Dinner", start=datetime(2025, 10, 23, 18, tzinfo=LA),
                          end=datetime(2025, 10, 23, 19, 30, tzinfo=LA), attendees=("sam@example.com",))
         self.lunch = mk(title="Lunch", start=datetime(2025, 10, 24, 12, tzinfo=LA),
@@ -86,7 +89,8 @@ def _bad_cases(e: Env) -> list[tuple[str, dict[str, Any], str]]:
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "end": "2025-10-23T10:00"}, "end"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-25", "end": "2025-10-25", "all_day": True}, "end"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-25", "end": "2025-10-24", "all_day": True}, "end"),
-        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "attendees": "sam@example.com"}, "attendees"),
+        ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "attendees": "sam@example.com"},
+         "attendees"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "recurrence": "every day"}, "recurrence"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "all_day": "yes"}, "all_day"),
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00", "attendees": ["sam"]}, "attendees.0"),
@@ -103,7 +107,8 @@ def _bad_cases(e: Env) -> list[tuple[str, dict[str, Any], str]]:
         ("create_calendar_event", {"title": "x", "start": "2025-10-23T10:00",
                                    "recurrence": "RRULE:FREQ=WEEKLY;UNTIL=20251231"}, "recurrence"),
         ("update_calendar_event", {"event_id": e.lunch.id, "recurrence": "RRULE:FREQ=MINUTELY"}, "recurrence"),
-        ("update_calendar_event", {"event_id": e.dinner.id, "recurrence": "RRULE:FREQ=WEEKLY;INTERVAL=0"}, "recurrence"),
+        ("update_calendar_event", {"event_id": e.dinner.id, "recurrence": "RRULE:FREQ=WEEKLY;INTERVAL=0"},
+         "recurrence"),
         ("update_calendar_event", {"event_id": "evnope", "title": "x"}, "event_id"),
         ("update_calendar_event", {"event_id": e.dinner.id}, "event_id"),
         ("update_calendar_event", {"event_id": e.dinner.id, "when": "later"}, "when"),
@@ -333,7 +338,8 @@ def test_busy_month_listing_is_compact_and_pages(backend: CalendarBackend, tmp_p
     assert made <= set(seen)
     assert sum(1 for s in seen if s.startswith(series.id + "_")) == 12
     # the rows keep start order across pages
-    events = {e.id: e for e in backend.list_events("primary", datetime(2025, 11, 1, tzinfo=LA), datetime(2025, 12, 1, tzinfo=LA))}
+    events = {e.id: e for e in backend.list_events("primary", datetime(2025, 11, 1, tzinfo=LA),
+                                                   datetime(2025, 12, 1, tzinfo=LA))}
     starts = [events[i].start_instant for i in seen]
     assert starts == sorted(starts)
 

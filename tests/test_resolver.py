@@ -7,7 +7,10 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from reflection.dates_lexicon import WEEKDAY_NAMES
 from reflection.resolver import (
     Candidate,
     Expression,
@@ -51,10 +54,14 @@ def norm_starts(text, now, tz):
 # ------------------------------------------------------------------ contract sample (literal copy)
 
 SAMPLE = [
-    {"id": "exr1", "text": "swim lesson on Thursday", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles", "expect": {"candidates": ["2025-10-23"], "ambiguous": False}},
-    {"id": "exr2", "text": "next Sunday", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles", "expect": {"candidates": ["2025-10-26", "2025-11-02"], "ambiguous": True}},
-    {"id": "exr3", "text": "in two weeks", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles", "expect": {"candidates": ["2025-11-03"], "ambiguous": False}},
-    {"id": "exr4", "text": "Saturday at 10:30am", "now": "2025-10-20T08:00:00", "tz": "Europe/Berlin", "expect": {"candidates": ["2025-10-25T10:30"], "ambiguous": False}},
+    {"id": "exr1", "text": "swim lesson on Thursday", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles",
+     "expect": {"candidates": ["2025-10-23"], "ambiguous": False}},
+    {"id": "exr2", "text": "next Sunday", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles",
+     "expect": {"candidates": ["2025-10-26", "2025-11-02"], "ambiguous": True}},
+    {"id": "exr3", "text": "in two weeks", "now": "2025-10-20T08:00:00", "tz": "America/Los_Angeles",
+     "expect": {"candidates": ["2025-11-03"], "ambiguous": False}},
+    {"id": "exr4", "text": "Saturday at 10:30am", "now": "2025-10-20T08:00:00", "tz": "Europe/Berlin",
+     "expect": {"candidates": ["2025-10-25T10:30"], "ambiguous": False}},
 ]
 
 
@@ -485,11 +492,6 @@ def test_other_zone_person():
 
 
 # ------------------------------------------------------------------ properties
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from reflection.dates_lexicon import WEEKDAY_NAMES
 
 _days = st.dates(min_value=date(2020, 1, 1), max_value=date(2035, 12, 31))
 

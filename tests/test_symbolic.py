@@ -38,13 +38,16 @@ def test_every_other_tuesday_needs_interval_two() -> None:
 
 
 def test_google_id_rules() -> None:
-    bad = check("cancel piano lesson", [{"name": "delete_calendar_event", "input": {"event_id": "ABCDE12345"}}], "google")
+    bad = check("cancel piano lesson",
+                [{"name": "delete_calendar_event", "input": {"event_id": "ABCDE12345"}}], "google")
     assert error_types(bad) == ["event_id"] and "a-v" in bad.findings[0].issue
     instance = check("cancel piano lesson on Tuesday",
-                     [{"name": "delete_calendar_event", "input": {"event_id": "abcde12345_20251028T220000Z"}}], "google")
+                     [{"name": "delete_calendar_event", "input": {"event_id": "abcde12345_20251028T220000Z"}}],
+                     "google")
     assert error_types(instance) == []
     not_an_occurrence = check("cancel piano lesson",
-                              [{"name": "delete_calendar_event", "input": {"event_id": "abcde12345_20251029T220000Z"}}], "google")
+                              [{"name": "delete_calendar_event",
+                                "input": {"event_id": "abcde12345_20251029T220000Z"}}], "google")
     assert error_types(not_an_occurrence) == ["event_id"]
 
 
@@ -85,7 +88,8 @@ def test_am_pm_swap_is_named() -> None:
 
 def test_facts_give_weekdays_and_readings() -> None:
     result = check("move swim lesson to next Friday",
-                   [{"name": "update_calendar_event", "input": {"event_id": "ev_swim1", "start": "2025-10-31T17:00:00"}}])
+                   [{"name": "update_calendar_event",
+                     "input": {"event_id": "ev_swim1", "start": "2025-10-31T17:00:00"}}])
     statements = " | ".join(f.statement for f in result.facts)
     assert "2025-10-31T17:00:00 is a Friday" in statements
     assert "'next Friday' means" in statements
@@ -96,7 +100,8 @@ def test_a_time_without_a_date_is_corrected_on_the_events_own_day() -> None:
     """'move the swim lesson to 6pm' written as 06:00: the correction must name the lesson's own
     day (Tuesday), not today, or the retry would move it to the wrong date."""
     result = check("move the swim lesson to 6pm",
-                   [{"name": "update_calendar_event", "input": {"event_id": "ev_swim1", "start": "2025-10-21T06:00:00"}}])
+                   [{"name": "update_calendar_event",
+                     "input": {"event_id": "ev_swim1", "start": "2025-10-21T06:00:00"}}])
     finding = next(f for f in result.findings if f.is_error)
     assert finding.type == "time"
     assert finding.correction == "use Tuesday 2025-10-21 18:00"

@@ -144,6 +144,7 @@ def test_without_its_spec_the_guard_does_not_know_the_tool() -> None:
 def test_the_registry_asks_with_the_new_specs_own_reasons_and_words(with_throwaway: None,
                                                                     tmp_path: Path) -> None:
     from conftest import make_context
+
     from tools.local_backend import LocalBackend
 
     backend = LocalBackend(tmp_path / "calendar.db", TZ)

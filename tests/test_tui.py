@@ -44,6 +44,14 @@ from tools.local_backend import LocalBackend
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
 MAIN, REFL = "tui-main", "tui-reflection"
+
+
+def _two_deletes() -> dict[str, Any]:
+    """A model reply deleting book club and the piano lesson at once (two deletes: a confirmation)."""
+    return {"content": [{"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_book1"}},
+                        {"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_piano1"}}]}
+
+
 CALENDAR = [
     {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-21T17:00:00-07:00",
      "end": "2025-10-21T17:45:00-07:00", "timezone": TZ, "location": "Westside Pool"},
@@ -255,9 +263,7 @@ async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
 
 @pytest.mark.anyio
 async def test_multi_delete_waits_for_the_person(rig: Rig) -> None:
-    rig.server.add(MAIN,
-                   {"content": [{"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_book1"}},
-                                {"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_piano1"}}]},
+    rig.server.add(MAIN, _two_deletes(),
                    {"content": [{"type": "text", "text": "Cancelled book club and the piano lesson."}]})
     app = rig.app()
     async with app.run_test(size=(110, 36)) as pilot:
@@ -277,9 +283,7 @@ async def test_multi_delete_waits_for_the_person(rig: Rig) -> None:
 
 @pytest.mark.anyio
 async def test_multi_delete_refused_deletes_nothing(rig: Rig) -> None:
-    rig.server.add(MAIN,
-                   {"content": [{"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_book1"}},
-                                {"type": "tool_use", "name": "delete_calendar_event", "input": {"event_id": "ev_piano1"}}]},
+    rig.server.add(MAIN, _two_deletes(),
                    {"content": [{"type": "text", "text": "OK, I left both events alone."}]})
     app = rig.app()
     async with app.run_test(size=(110, 36)) as pilot:

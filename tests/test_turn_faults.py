@@ -9,16 +9,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+from collections.abc import Iterator
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
+from conftest import BACKENDS, make_backend
 
 from assistant.app import build_agent
 from assistant.settings import Settings
-from conftest import BACKENDS, make_backend
 from fixtures.fake_anthropic import FakeAnthropicServer, stream_events
 from tools.backend import CalendarBackend, CalendarError, EventPatch, VersionConflict
 from tools.events import event_from_contract, zone

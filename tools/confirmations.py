@@ -79,7 +79,7 @@ def update_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
 
 def bulk_update_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
     items = _updates(call)
-    return _unique([r for item, event in zip(items, _read(ctx, items))
+    return _unique([r for item, event in zip(items, _read(ctx, items), strict=True)
                     for r in _notify(item) + _series(ctx, item, "changes", event)])
 
 
@@ -125,7 +125,7 @@ def update_summary(call: ToolCall, ctx: ToolContext) -> str:
 
 def bulk_update_summary(call: ToolCall, ctx: ToolContext) -> str:
     items = _updates(call)
-    lines = [_change_line(ctx, item, event) for item, event in zip(items, _read(ctx, items))]
+    lines = [_change_line(ctx, item, event) for item, event in zip(items, _read(ctx, items), strict=True)]
     return "\n".join([f"Change {len(items)} events:", *lines]) if len(items) > 1 else "\n".join(lines)
 
 

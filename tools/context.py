@@ -5,9 +5,10 @@ cards for the app, plus `data`, the contract's `result` shape that the guard jud
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from tools.backend import CalendarBackend
 from tools.events import EventCard, zone
@@ -41,7 +42,7 @@ class ToolResult:
     data: Any = None
 
     @classmethod
-    def error(cls, message: str) -> "ToolResult":
+    def error(cls, message: str) -> ToolResult:
         return cls(text=f"Error: {message}", is_error=True, data={"error": message})
 
 

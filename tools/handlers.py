@@ -229,7 +229,7 @@ def read_events(ctx: ToolContext, items: list[dict[str, Any]]) -> Read:
             if event_id not in ids:
                 ids.append(event_id)
     return {(calendar_id, event_id): event for calendar_id, ids in wanted.items()
-            for event_id, event in zip(ids, ctx.backend.get_events(calendar_id, ids))}
+            for event_id, event in zip(ids, ctx.backend.get_events(calendar_id, ids), strict=True)}
 
 
 def _require(ctx: ToolContext, calendar_id: str, event_id: str, read: Read | None = None) -> Event:
@@ -315,7 +315,7 @@ def _write_bulk(ctx: ToolContext, calendar_id: str, group: list[tuple[Event, Eve
         raise
     if ctx.journal:
         ctx.journal.complete_many(calendar_id, entries, updated)
-    return [(current, after) for (current, _), after in zip(group, updated)]
+    return [(current, after) for (current, _), after in zip(group, updated, strict=True)]
 
 
 def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -139,7 +139,7 @@ def read_ics(path: str | Path, default_tz: str, text: str | None = None) -> list
     if len(components) != len(blocks):  # pragma: no cover - the scan and the parser disagree
         raise IcalFileError(name, None, "the events of the file could not be told apart")
     by_uid: dict[str, list[tuple[icalendar.Event, _Block]]] = {}
-    for component, block in zip(components, blocks):
+    for component, block in zip(components, blocks, strict=True):
         _check_component(name, component, block)
         uid = str(component.get("UID") or "") or _made_uid(component)
         by_uid.setdefault(uid, []).append((component, block))

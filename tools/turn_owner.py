@@ -52,7 +52,7 @@ class Owner:
         return json.dumps(asdict(self), sort_keys=True)
 
     @classmethod
-    def from_text(cls, text: str | None) -> "Owner | None":
+    def from_text(cls, text: str | None) -> Owner | None:
         """The owner stored with a turn; None for a turn written before owners were recorded
         (or an unreadable one): its process is treated as gone."""
         if not text:

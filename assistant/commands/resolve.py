@@ -1,8 +1,9 @@
 """`calendar-assistant resolve`: date/time phrases to their readings (CONTRACT section 4).
 
 TEXT alone resolves against the clock in the configured zone (`--now` and `--tz` override them,
-as scripts and the contract's checks pass them). The resolver raises ValueError for input it refuses (a text over its length cap, a bad zone) and
-date arithmetic can overflow near year 9999: both are bad input here, one line and exit 2.
+as scripts and the contract's checks pass them). The resolver raises ValueError for input it
+refuses (a text over its length cap, a bad zone) and date arithmetic can overflow near year 9999:
+both are bad input here, one line and exit 2.
 """
 from __future__ import annotations
 

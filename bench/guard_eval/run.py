@@ -98,7 +98,8 @@ def table(rows: dict[str, Row], total: Row, per_case_ms: float) -> str:
     lines = [head, "|" + "---|" * 9]
     for name, r in [*sorted(rows.items()), ("**total**", total)]:
         lines.append(
-            f"| {name} | {r.correct + r.wrong} ({r.correct}/{r.wrong}) | {r.false_alarms} ({_pct(r.false_alarms, r.correct)}) "
+            f"| {name} | {r.correct + r.wrong} ({r.correct}/{r.wrong}) "
+            f"| {r.false_alarms} ({_pct(r.false_alarms, r.correct)}) "
             f"| {r.caught} ({_pct(r.caught, r.wrong)}) | {r.deferred} | {r.silent} ({_pct(r.silent, r.wrong)}) "
             f"| {_pct(r.caught + r.deferred, r.wrong)} | {_pct(r.skip_model, r.correct)} "
             f"| {f'{r.warn_seen}/{r.warn_expected}' if r.warn_expected else '-'} |")

@@ -394,7 +394,8 @@ def occurrence(ctx: Ctx) -> Scenario:
         else:
             # Explicit dates only: "next week's piano is on Friday" means that week's Friday to a
             # person, while the date policy reads "Friday" from today.
-            dp = day_phrase(rng, ctx.today, ctx.future_day(avoid=day), allow_relative=False) if action == "day" else None
+            dp = (day_phrase(rng, ctx.today, ctx.future_day(avoid=day), allow_relative=False)
+                  if action == "day" else None)
             clock = ctx.clock((9, 19))
             tp = time_phrase(rng, clock, ctx.time_style())
             allowed = _readings(dp.allowed if dp else (day,), tp.allowed, series.zone)
@@ -537,7 +538,8 @@ def travel(ctx: Ctx) -> Scenario:
     choices = [c for c in CITIES if at(day, time(12), c[1]).utcoffset() != at(day, time(12), ctx.zone).utcoffset()]
     city = rng.choice(choices)
     if rng.random() < 0.5:
-        sc = create(ctx, city=city, title_ref=("Call with Grandpa", ("a call with Grandpa", "a video call with Grandpa")))
+        sc = create(ctx, city=city,
+                    title_ref=("Call with Grandpa", ("a call with Grandpa", "a video call with Grandpa")))
     else:
         sc = move(ctx, spec=BY_KEY["grandpa"], mode="date_time", city=city)
     return sc

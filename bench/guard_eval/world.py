@@ -68,7 +68,8 @@ POOL: tuple[Spec, ...] = (
          ("Leo's parent-teacher conference",), "🏫", (15, 18), 30),
     Spec("grandpa", "Call with Grandpa", "Grandpa Joe - weekly catch-up", ("the call with Grandpa", "the Grandpa call"),
          ("Grandpa Joe's call",), "📞", (10, 19), 30),
-    Spec("tennis", "Tennis with Alex", None, ("tennis", "tennis with Alex"), ("Alex's tennis match",), "🎾", (8, 18), 60),
+    Spec("tennis", "Tennis with Alex", None, ("tennis", "tennis with Alex"), ("Alex's tennis match",), "🎾",
+         (8, 18), 60),
     Spec("pta", "PTA meeting", "School library", ("the PTA meeting", "PTA"), (), "🏫", (18, 20), 60),
 )
 BY_KEY: dict[str, Spec] = {s.key: s for s in POOL}

@@ -10,15 +10,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reflection.checks.context import CheckContext
-from reflection.checks.dates import (check_contradictions, check_end, check_recurrence_rule,
-                                     check_other_fields, check_start,
-                                     check_written_values)
+from reflection.checks.dates import (
+    check_contradictions,
+    check_end,
+    check_other_fields,
+    check_recurrence_rule,
+    check_start,
+    check_written_values,
+)
 from reflection.checks.ids import check_ids
 from reflection.checks.overlaps import check_overlaps
 from reflection.checks.places import check_location_lookups, check_places
-from reflection.checks.structure import (check_all_parts_done, check_create_vs_move, check_delete_vs_change,
-                                         check_half_done, check_named_event, check_series_scope,
-                                         check_swap, check_unreferenced)
+from reflection.checks.structure import (
+    check_all_parts_done,
+    check_create_vs_move,
+    check_delete_vs_change,
+    check_half_done,
+    check_named_event,
+    check_series_scope,
+    check_swap,
+    check_unreferenced,
+)
 
 Check = Callable[[CheckContext], None]
 
