@@ -9,14 +9,13 @@ from assistant.date_tool import date_calculator
 from assistant.history import ConversationKind, History
 from assistant.model_client import ModelClient
 from assistant.records import TurnRecorder
-from assistant.services import Services, build_services, open_lessons
+from assistant.services import Services, build_services, open_lessons, state_engine
 from assistant.settings import Settings
 from reflection.findings import GuardMode
 from reflection.guard import Guard
 from tools.backend import CalendarBackend
 from tools.context import ConfirmCallback, grant_all
 from tools.events import zone
-from tools.store import sqlite_engine
 
 
 def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
@@ -28,7 +27,7 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
     """`summarize_lessons` is accepted and ignored: lesson summaries were removed (nothing read
     them), and callers still pass it; drop it once they no longer do."""
     services = services or build_services(settings, backend=backend)
-    state = sqlite_engine(settings.state_db)
+    state = state_engine(settings)
     model = ModelClient(settings, base_url=base_url, max_retries=max_retries)
     mode = reflection_mode or settings.reflection_mode
     guard = Guard(mode=mode, votes=settings.reflection_votes)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from sqlmodel import AutoString, Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.store import ensure_tables
+from tools.store import migrate
 
 
 ConversationKind = Literal["chat", "replay", "demo"]
@@ -61,7 +61,7 @@ class History:
     def __init__(self, engine: Any, conversation_id: str | None = None, kind: ConversationKind = "chat",
                  resume: bool = True) -> None:
         self.engine = engine
-        ensure_tables(engine, ConversationRow, MessageRow)
+        migrate(engine, "state")
         with Session(engine) as session:
             if conversation_id is None and resume:
                 row = session.exec(select_rows(ConversationRow).where(col(ConversationRow.kind) == kind)

@@ -13,7 +13,7 @@ from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from assistant.report import TurnReport
 from reflection.findings import Confidence
-from tools.store import ensure_tables
+from tools.store import migrate
 
 
 class TurnRecord(SQLModel, table=True):
@@ -42,7 +42,7 @@ class TurnRecord(SQLModel, table=True):
 class TurnRecorder:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
-        ensure_tables(engine, TurnRecord)
+        migrate(engine, "state")
 
     def record(self, report: TurnReport) -> None:
         first = report.attempts[0] if report.attempts else None

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from sqlalchemy.engine import Engine
+
 from assistant.settings import Settings, SettingsError
 from reflection.lessons import LessonStore
 from tools.backend import CalendarBackend
@@ -21,8 +23,7 @@ from tools.events import Event
 from tools.journal import Journal, RollbackReport
 from tools.local_backend import LocalBackend
 from tools.locations import LocationService, NominatimGeocoder
-from tools.store import sqlite_engine
-
+from tools.store import database_engine, sqlite_engine
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
 RECOVERY_LOG.addHandler(logging.NullHandler())
@@ -46,6 +47,21 @@ class Services:
         return self.backend.list_events(self.calendar_id, start, start + timedelta(days=days))
 
 
+def calendar_engine(settings: Settings) -> Engine:
+    """Where the local calendars live: the `DATABASE_URL` database, else `calendar.db`."""
+    if settings.database_url:
+        return database_engine(settings.database_url)
+    return sqlite_engine(settings.calendar_db)
+
+
+def state_engine(settings: Settings) -> Engine:
+    """Where the journal, turn records, history, undo records and lessons live: the
+    `DATABASE_URL` database (beside the calendars), else `assistant.db`."""
+    if settings.database_url:
+        return database_engine(settings.database_url)
+    return sqlite_engine(settings.state_db)
+
+
 def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
     """The configured backend; `options` tune the Google client (retries, timeouts)."""
     if settings.backend == "google":
@@ -60,7 +76,7 @@ def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
         return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
                              settings.caldav_password, calendar=settings.calendar_id,
                              default_timezone=settings.timezone)
-    return LocalBackend(settings.calendar_db, settings.timezone)
+    return LocalBackend(calendar_engine(settings), settings.timezone)
 
 
 def build_locations(settings: Settings) -> LocationService:
@@ -74,7 +90,7 @@ def open_lessons(settings: Settings) -> LessonStore:
     """The configured lesson store: the state database and the selection knobs. Here, not with
     the agent, so every door (the chat, the MCP server, the `lessons` command) opens it the same
     way without loading the model SDK."""
-    return LessonStore(sqlite_engine(settings.state_db), recency_days=settings.lesson_recency_days,
+    return LessonStore(state_engine(settings), recency_days=settings.lesson_recency_days,
                        min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced)
 
 
@@ -101,7 +117,7 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
     own_backend = backend is None
     backend = backend or build_backend(settings)
     settings.home.mkdir(parents=True, exist_ok=True)
-    journal = Journal(sqlite_engine(settings.state_db), backend)
+    journal = Journal(state_engine(settings), backend)
     calendar_id = settings.calendar_id or backend.primary_calendar_id()
     known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
     if known is not None and calendar_id not in known:

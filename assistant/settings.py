@@ -83,6 +83,7 @@ class Settings:
     lesson_recency_days: int = 14
     lesson_min_seen: int = 2
     lessons_max_surfaced: int = 3
+    database_url: str | None = None  # a SQLAlchemy URL for the whole store (CONTRACT section 9)
     theme: str = ""  # the chat's Textual theme, remembered when the person picks one
 
     @property
@@ -113,6 +114,14 @@ class Settings:
         if self.backend == "caldav" and not self.caldav_url:
             raise SettingsError("caldav_url: the caldav backend needs the server's URL "
                                 "(or CALENDAR_ASSISTANT_CALDAV_URL)")
+        if self.database_url:
+            from sqlalchemy.engine import make_url
+            from sqlalchemy.exc import ArgumentError
+            try:
+                make_url(self.database_url)
+            except ArgumentError:
+                raise SettingsError(f"database_url: {self.database_url!r} is not a database URL "
+                                    "(e.g. postgresql+psycopg://user@host/dbname)") from None
         if self.reflection_mode not in GUARD_MODES:
             raise SettingsError(f"reflection_mode: {self.reflection_mode!r} is not auto, always or symbolic")
         if self.geocoder not in ("off", "nominatim"):
@@ -144,6 +153,7 @@ _ENV = {
     "CALENDAR_ASSISTANT_CALDAV_USERNAME": "caldav_username",
     "CALENDAR_ASSISTANT_CALDAV_PASSWORD": "caldav_password",
     "ANTHROPIC_API_KEY": "api_key",
+    "DATABASE_URL": "database_url",
 }
 
 

@@ -43,7 +43,7 @@ from reflection.dates_lexicon import MONTH_RE
 from reflection.findings import Finding, FindingType, Severity, Source
 from reflection.lesson_safety import MAX_LESSON_CHARS, clean_lesson_text
 from tools.specs import all_specs
-from tools.store import ensure_tables
+from tools.store import migrate
 
 MAX_CHANGE_CHARS = 110
 MAX_PROVENANCE = 50
@@ -382,7 +382,7 @@ def render_observations(lessons: Sequence[Lesson]) -> str:
 
 # ============================================================================ the store
 class LessonStore:
-    """Lessons and recall records in one SQLite database (shared with the app)."""
+    """Lessons and recall records in the app's state database (SQLite or `DATABASE_URL`)."""
 
     def __init__(self, engine: Any, *, recency_days: int = 14, min_seen: int = 2,
                  max_surfaced: int = 3) -> None:
@@ -390,7 +390,7 @@ class LessonStore:
         self.recency_days = recency_days
         self.min_seen = min_seen
         self.max_surfaced = max_surfaced
-        ensure_tables(engine, Lesson, LessonEvent)
+        migrate(engine, "state")
 
     # ------------------------------------------------------------------ learning
     def learn(self, turn_id: str, findings: Iterable[Finding], *, guard_version: str, when: datetime,

@@ -1,6 +1,10 @@
 """Shared fixtures: hypothesis profiles, the backend-neutral `backend` fixture, a journal, a
 registry context, and the comparison helpers the rollback tests use.
 
+The local backend runs on two stores: `local` (SQLite files in tmp_path) and `local-pg` (the
+calendar and its journal in a schema of their own on the session's real PostgreSQL server,
+`tests/pg_support.py`; skipped with the reason when no server can be started here).
+
 Hypothesis profiles: "ci" (the default, a few dozen examples) and "thorough" (1000 examples),
 chosen with the environment variable HYPOTHESIS_PROFILE.
 """
@@ -47,11 +51,18 @@ WIDE_END = datetime(2028, 1, 1, tzinfo=ZoneInfo("UTC"))
 # Backends the neutral suite runs against: the local SQLite one, Google (the real client on the
 # fake Calendar v3 server) and CalDAV (on a real Radicale server, tests/caldav_support.py).
 BACKENDS = ["local", "google", "caldav"]
+# The same, with the local backend also on PostgreSQL: the suites that must hold on every store
+# (the backend suite, the journal properties, concurrent writers).
+STORE_BACKENDS = ["local", "local-pg", "google", "caldav"]
 
 
 def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
     if name == "local":
         return LocalBackend(tmp_path / "calendar.db", PERSON_TZ)
+    if name == "local-pg":  # a fresh schema on the session's PostgreSQL (skipped without one)
+        from pg_support import fresh_store_engine
+
+        return LocalBackend(fresh_store_engine(), PERSON_TZ)
     if name == "google":  # the real client against the fake Calendar v3 server on 127.0.0.1
         from google_support import fake_google_backend
 
@@ -79,6 +90,15 @@ def _radicale_session() -> Iterator[None]:
     stop_radicale()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_session() -> Iterator[None]:
+    """Stops the PostgreSQL server at the end of the session, if a test started one."""
+    yield
+    from pg_support import stop_postgres
+
+    stop_postgres()
+
+
 @pytest.fixture
 def radicale() -> Any:
     """The session's Radicale CalDAV server (started on first use)."""
@@ -100,7 +120,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     store.forget_engines()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=STORE_BACKENDS)
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CalendarBackend]:
     made = make_backend(request.param, tmp_path)
     yield made
@@ -113,6 +133,10 @@ def local(tmp_path: Path) -> LocalBackend:
 
 
 def journal_for(backend: CalendarBackend, directory: Path) -> Journal:
+    """A journal beside the backend: in the same database for a local calendar on a server
+    (as `DATABASE_URL` puts them), else in its own SQLite file."""
+    if isinstance(backend, LocalBackend) and store.is_postgresql(backend.engine):
+        return Journal(backend.engine, backend)
     return Journal(store.sqlite_engine(directory / "journal.db"), backend)
 
 

@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 
 import pytest
 
-from conftest import BACKENDS, listed, make_backend, make_context, records_without_version
+from conftest import (
+    STORE_BACKENDS,
+    journal_for,
+    listed,
+    make_backend,
+    make_context,
+    records_without_version,
+)
 from tools import store
 from tools.backend import EventPatch
 from tools.context import ToolCall
@@ -92,7 +99,7 @@ class World:
         # needs the same choices to mean the same events when it replays and shrinks
         counter = itertools.count(1)
         self.backend.new_event_id = lambda: f"ev{next(counter):05d}"  # type: ignore[method-assign]
-        self.journal = Journal(store.sqlite_engine(path / "journal.db"), self.backend)
+        self.journal = journal_for(self.backend, path)
         self.cal = self.backend.primary_calendar_id()
         self.ctx = make_context(self.backend, self.journal, "turn-p")
         self.registry = ToolRegistry(self.ctx)
@@ -278,7 +285,7 @@ def state_of(backend: Any, key: tuple[str, str]) -> Any:
 
 
 # --------------------------------------------------------------------------- properties
-@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
 @given(data=st.data())
 def test_rollback_restores_the_calendar_exactly(backend_name: str, data: Any) -> None:
     with World(backend_name) as world:
@@ -293,7 +300,7 @@ def test_rollback_restores_the_calendar_exactly(backend_name: str, data: Any) ->
         assert world.journal.open_turns() == []
 
 
-@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
 @given(data=st.data())
 def test_concurrent_edit_survives_the_rollback_and_is_reported(backend_name: str, data: Any) -> None:
     with World(backend_name) as world:
@@ -328,7 +335,7 @@ def test_concurrent_edit_survives_the_rollback_and_is_reported(backend_name: str
         assert others(listed(world.backend)) == others(before_list)
 
 
-@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
 @given(data=st.data())
 def test_a_failing_call_writes_nothing(backend_name: str, data: Any) -> None:
     """Invalid inputs of every guarded write leave every stored record as it was."""

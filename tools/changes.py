@@ -31,7 +31,7 @@ from tools.journal import (
     RollbackReport,
     intent_json,
 )
-from tools.store import ensure_tables
+from tools.store import migrate
 from tools.wording import clock_label, day_label, event_repeats
 from tools.wording import event_phrase as _one_event_phrase
 
@@ -176,7 +176,7 @@ class Changes:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
-        ensure_tables(journal.engine, UndoRecord)
+        migrate(journal.engine, "state")
 
     def _record(self, turn_id: str) -> UndoRecord | None:
         with Session(self.journal.engine, expire_on_commit=False) as session:

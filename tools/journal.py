@@ -40,8 +40,7 @@ from tools.backend import (
 )
 from tools.events import Event, EventFieldError, event_from_contract
 from tools.patching import same_outcome
-from tools.schema import add_missing_columns
-from tools.store import ensure_tables
+from tools.store import migrate
 from tools.turn_owner import Owner, current_owner, is_alive
 
 REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
@@ -301,8 +300,7 @@ class Journal:
         self.engine = engine
         self.backend = backend
         self.owner = owner or current_owner()
-        ensure_tables(engine, JournalTurn, JournalEntry)
-        add_missing_columns(engine, JournalTurn, JournalEntry)
+        migrate(engine, "state")
 
     # ------------------------------------------------------------ turns
     def open_turn(self, turn_id: str) -> None:

@@ -1,4 +1,5 @@
-"""The default calendar: events in a SQLite file through SQLAlchemy Core, no account needed.
+"""The default calendar: events in a SQLite file (or the `DATABASE_URL` database) through
+SQLAlchemy Core, no account needed.
 
 Recurring series are stored once, as RRULE lines, and expanded by `tools.occurrences` when
 listed. A changed or cancelled occurrence is its own row (an exception) keyed by the occurrence
@@ -6,9 +7,13 @@ id (`<series>_<YYYYMMDDTHHMMSSZ>`), so moving one occurrence never touches the o
 look the same on both backends. Deletes are soft (status `cancelled`) so an undo can put the very
 same row back; a rollback of a create removes the row outright.
 
-Every statement is built with SQLAlchemy Core on the tables below. A write is one
-`BEGIN IMMEDIATE` transaction, so its version check and its write cannot be split by another
-process's write, and a bulk patch writes all its items or none.
+Every statement is built with SQLAlchemy Core on the tables below. A write is one transaction
+that first shuts out other writers (`tools.store.writer_lock`: `BEGIN IMMEDIATE` on SQLite, an
+advisory lock on PostgreSQL), so its version check and its write cannot be split by another
+process's write, and a bulk patch writes all its items or none. Instants are kept as epoch
+seconds (`start_utc`, `end_utc`: the same integers and index arithmetic on every database), the
+wall-clock times as written (`start`, `end`: ISO text with the offset, or a date for all-day
+events) and the IANA zone in its own column, so nothing depends on a server's session zone.
 """
 from __future__ import annotations
 
@@ -38,8 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import event as sa_event
-from sqlalchemy.engine import Connection
-from sqlalchemy.schema import CreateIndex
+from sqlalchemy.engine import Connection, Engine
 
 from tools.backend import (
     ITEM_FAILURES,
@@ -71,8 +75,7 @@ from tools.occurrences import (
     virtual_instances,
 )
 from tools.patching import apply_patch
-from tools.schema import add_missing_columns
-from tools.store import ensure_tables, sqlite_engine
+from tools.store import is_postgresql, migrate, sqlite_engine, writer_lock
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
@@ -80,7 +83,8 @@ INSTANCES_CACHE_SIZE = 2048  # (series row, window) pairs
 
 metadata = MetaData()
 """The local calendar's own tables (same names, columns and indexes as the files older versions
-wrote with sqlmodel, so those files open unchanged)."""
+wrote with sqlmodel, so those files open unchanged); created and upgraded by the `calendar`
+migrations (tools/migrations/versions), which keep their own frozen copy."""
 
 calendars_table = Table(
     "calendars", metadata,
@@ -247,22 +251,20 @@ def _ids_by_calendar(items: Sequence[RestoreItem]) -> dict[str, list[str]]:
 
 
 class LocalBackend(CalendarBackend):
-    """Several calendars in one SQLite file; the first one made is the primary."""
+    """Several calendars in one store (a SQLite file, or the engine of `DATABASE_URL`); the
+    first one made is the primary."""
 
     name = "local"
     restores_are_independent = True  # one row per event: a restore touches its own row only
 
-    def __init__(self, path: Path | str, default_timezone: str = "UTC") -> None:
-        self.path = path
-        self.engine = sqlite_engine(path)
-        if not sa_event.contains(self.engine, "connect", _map_the_file):
+    def __init__(self, store: Path | str | Engine, default_timezone: str = "UTC") -> None:
+        self.engine = store if isinstance(store, Engine) else sqlite_engine(store)
+        self.path = store if not isinstance(store, Engine) else str(store.url)
+        if not is_postgresql(self.engine) and \
+                not sa_event.contains(self.engine, "connect", _map_the_file):
             sa_event.listen(self.engine, "connect", _map_the_file)
             self.engine.dispose()  # the connections opened so far reconnect with the map
-        ensure_tables(self.engine, calendars_table, events_table)
-        add_missing_columns(self.engine, calendars_table, events_table)
-        with self.engine.begin() as conn:  # indexes added to older files too
-            for index in EXTRA_INDEXES:
-                conn.execute(CreateIndex(index, if_not_exists=True))
+        migrate(self.engine, "calendar")
         self.default_timezone = default_timezone
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
@@ -273,10 +275,11 @@ class LocalBackend(CalendarBackend):
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """One write transaction, taken before the first read (`BEGIN IMMEDIATE`), so what a
-        write checks cannot change before it writes; committed at the end, undone on error."""
+        """One write transaction, the only writer from before its first read (`writer_lock`),
+        so what a write checks cannot change before it writes, in this process or another;
+        committed at the end, undone on error."""
         with self._lock, self.engine.connect() as conn:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            writer_lock(conn)
             try:
                 yield conn
             except BaseException:

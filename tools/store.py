@@ -1,24 +1,44 @@
-"""SQLite engines for the app's own files, with the pragmas every one of them needs.
+"""Engines for the store: SQLite files in the home dir by default, or any database a SQLAlchemy
+URL names (`DATABASE_URL`, CONTRACT section 9: PostgreSQL through psycopg 3).
 
-One place decides WAL, foreign keys and the busy timeout, so the calendar, the journal, the
-conversation history and the lessons all survive a killed process the same way. It also decides
-who may read them: the data dir is made 0700 and every database file 0600 (a calendar, the
-conversations and the lessons are private), and a file that is not a usable SQLite database,
-or a data dir that is a file or cannot be written, is a `StoreError` naming the path.
+One place decides WAL and the busy timeout, so the calendar, the journal, the conversation
+history and the lessons all survive a killed process the same way and several processes can
+share one file. It also decides who may read them: the data dir is made 0700 and every database
+file 0600 (a calendar, the conversations and the lessons are private), and a file that is not a
+usable SQLite database, a data dir that is a file or cannot be written, or a database server
+that cannot be reached is a `StoreError` naming it (never the password).
+
+The schema is alembic's (`tools.migrations`): `migrate` brings a store's tables to the newest
+revision once per engine, so an old SQLite file and a new PostgreSQL database reach the same
+schema. `writer_lock` is the one way a write transaction shuts out other writers on either
+database, so a version check and the write it guards cannot be split by another process.
 """
 from __future__ import annotations
 
 import os
 import stat
+import threading
+import weakref
+from functools import cache
 from pathlib import Path
+from typing import Literal
 
-from sqlalchemy import Table
 from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Engine
-from sqlmodel import SQLModel, create_engine
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlmodel import create_engine
+
+StorePart = Literal["calendar", "state"]
+"""The two halves of the store, each its own branch of migrations: the local calendars
+(`calendar.db` by default), and the journal, turn records, history, undo records and lessons
+(`assistant.db`). On one database server both live side by side."""
 
 _ENGINES: dict[str, Engine] = {}
+_MIGRATED: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
+_MIGRATING = threading.Lock()
+MIGRATIONS = Path(__file__).with_name("migrations")
+WRITER_LOCK_KEY = 0x63616C656E646172  # pg_advisory_xact_lock key: "calendar" in ASCII
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 
@@ -97,19 +117,96 @@ def sqlite_engine(path: Path | str) -> Engine:
     return engine
 
 
-def table_of(model: type[SQLModel] | Table) -> Table:
-    """The Core table of a sqlmodel class, or the table itself."""
-    if isinstance(model, Table):
-        return model
-    table: Table = model.__table__  # type: ignore[attr-defined]
-    return table
+def database_engine(url: str) -> Engine:
+    """A shared engine for a SQLAlchemy URL: `sqlite:///PATH` as `sqlite_engine(PATH)`, anything
+    else (`postgresql+psycopg://user@host/db`) checked once by connecting, so a wrong host or
+    password is a StoreError naming the database here, not a traceback inside a turn."""
+    try:
+        parsed = make_url(url)
+    except sa_exc.ArgumentError:
+        raise StoreError(f"DATABASE_URL: {url!r} is not a database URL "
+                         "(e.g. postgresql+psycopg://user@host/dbname)") from None
+    if parsed.get_backend_name() == "sqlite":
+        return sqlite_engine(parsed.database or ":memory:")
+    shown = parsed.render_as_string(hide_password=True)
+    if shown in _ENGINES:
+        return _ENGINES[shown]
+    try:
+        engine = create_engine(parsed, pool_pre_ping=True)
+        with engine.connect() as conn:
+            conn.execute(select(1))
+    except (sa_exc.SQLAlchemyError, ImportError) as exc:
+        reason = getattr(exc, "orig", None) or exc
+        first = str(reason).strip().splitlines()[0] if str(reason).strip() else type(exc).__name__
+        raise StoreError(f"{shown}: cannot use the database ({first})") from None
+    _ENGINES[shown] = engine
+    return engine
 
 
-def ensure_tables(engine: Engine, *models: type[SQLModel] | Table) -> None:
-    """Create the tables (and their indexes) of `models` if missing; each store calls it for its
-    own tables only."""
-    for model in models:
-        table_of(model).create(engine, checkfirst=True)
+def is_postgresql(engine: Engine | Connection) -> bool:
+    return engine.dialect.name == "postgresql"
+
+
+def writer_lock(conn: Connection) -> None:
+    """Begin `conn`'s transaction as the store's only writer until it ends: SQLite's
+    `BEGIN IMMEDIATE` (one writer per file; the others wait out the busy timeout), or on
+    PostgreSQL a transaction-scoped advisory lock every writer takes first. Reads after it see
+    every write committed before it (PostgreSQL's READ COMMITTED reads afresh per statement),
+    so what a write checks cannot change before it writes, in any process."""
+    if is_postgresql(conn):
+        conn.execute(select(func.pg_advisory_xact_lock(WRITER_LOCK_KEY)))
+    else:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+@cache
+def _script_heads() -> dict[str, str]:
+    """The newest revision of each part, read from the shipped migrations once a process."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(MIGRATIONS))
+    heads: dict[str, str] = {}
+    for head in script.get_revisions("heads"):
+        if head is not None:
+            for label in head.branch_labels:
+                heads[label] = head.revision
+    return heads
+
+
+def _current_heads(conn: Connection) -> set[str]:
+    from alembic.runtime.migration import MigrationContext
+
+    return set(MigrationContext.configure(conn).get_current_heads())
+
+
+def migrate(engine: Engine, part: StorePart) -> None:
+    """Bring `part`'s tables on `engine` to the newest revision (alembic `upgrade part@head`),
+    once per engine and process. The first revision adopts a store an older version made
+    (tables created if missing, missing columns added), so old files open unchanged. Writers are
+    shut out meanwhile (`writer_lock`): two processes opening a new store at once create it
+    once."""
+    done = _MIGRATED.setdefault(engine, set())
+    if part in done:
+        return
+    from alembic import command
+    from alembic.config import Config
+
+    with _MIGRATING:
+        if part in done:
+            return
+        try:
+            with engine.connect() as conn:
+                if _script_heads()[part] not in _current_heads(conn):
+                    writer_lock(conn)
+                    config = Config()
+                    config.set_main_option("script_location", str(MIGRATIONS))
+                    config.attributes["connection"] = conn
+                    command.upgrade(config, f"{part}@head")
+                    conn.commit()
+        except sa_exc.OperationalError as exc:
+            raise StoreError(f"{engine.url.render_as_string(hide_password=True)}: the "
+                             f"{part} tables cannot be created or upgraded ({exc.orig})") from None
+        done.add(part)
 
 
 def forget_engines() -> None:

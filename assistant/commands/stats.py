@@ -7,9 +7,9 @@ from typing import Any
 
 from assistant.commands.usage import Subparsers
 from assistant.records import TurnRecorder, summarize
+from assistant.services import state_engine
 from assistant.settings import load_settings
 from reflection.lessons import LessonStore
-from tools.store import sqlite_engine
 
 
 def register(subparsers: Subparsers) -> None:
@@ -21,7 +21,7 @@ def register(subparsers: Subparsers) -> None:
 def collect() -> dict[str, Any]:
     """The turn records' figures, with how often a surfaced lesson's mistake came back."""
     settings = load_settings()
-    engine = sqlite_engine(settings.state_db)
+    engine = state_engine(settings)
     figures: dict[str, Any] = summarize(TurnRecorder(engine).all())
     figures["lessons"] = LessonStore(engine).recurrence_after_surfacing()
     return figures
