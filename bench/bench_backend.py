@@ -1,11 +1,12 @@
 """Benchmark of the local backend and the journal, run by hand:
 
-    .venv/bin/python bench/bench_backend.py [--events 10000] [--seed 7]
+    .venv/bin/python bench/bench_backend.py [--events 10000] [--seed 7] [--database-url URL]
 
 Builds a 10,000-event calendar (single timed events, all-day events and ~2% recurring series) in
-a LocalBackend on a temporary file, then times: create (per event), patch (per event), listing
-one month (`list_events` over 31 days, median and p95 of 50 runs), and the rollback of a 50-event
-bulk update made through the registry (`bulk_update_calendar_events`, then
+a LocalBackend on a temporary file (or, with `--database-url`, in that database with its journal
+beside it: bench/bench_store.py compares SQLite with PostgreSQL), then times: create (per
+event), patch (per event), listing one month (`list_events` over 31 days, median and p95 of 50
+runs), and the rollback of a 50-event bulk update made through the registry (`bulk_update_calendar_events`, then
 `journal.rollback(turn_id)`, median of 20 runs). Peak memory: tracemalloc peak over a listing and
 a bulk update + rollback, and the process's ru_maxrss.
 
@@ -90,16 +91,30 @@ def make_events(backend: LocalBackend, n: int, rng: random.Random) -> list[Event
     return events
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
+    parser.add_argument("--database-url", default=None,
+                        help="a SQLAlchemy URL of an empty store (default: temporary SQLite files)")
+    return parser.parse_args(argv)
 
+
+def main(argv: list[str] | None = None) -> int:
+    return report(measure(parse(argv)))
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of the run, by name (seconds, counts)."""
+    rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        backend = LocalBackend(Path(tmp) / "calendar.db", TZ_NAME)
-        journal = Journal(store.sqlite_engine(Path(tmp) / "journal.db"), backend)
+        if args.database_url:
+            engine = store.database_engine(args.database_url)
+            backend = LocalBackend(engine, TZ_NAME)
+            journal = Journal(engine, backend)
+        else:
+            backend = LocalBackend(Path(tmp) / "calendar.db", TZ_NAME)
+            journal = Journal(store.sqlite_engine(Path(tmp) / "journal.db"), backend)
         cal = backend.primary_calendar_id()
         events = make_events(backend, args.events, rng)
         n_recurring = sum(1 for e in events if e.recurrence)
@@ -163,16 +178,30 @@ def main(argv: list[str] | None = None) -> int:
         journal.rollback("bench-mem")
         _, traced_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        db_size = sum(p.stat().st_size for p in Path(tmp).iterdir())
+        db_size = sum(p.stat().st_size for p in Path(tmp).iterdir())  # 0 on a server
         store.forget_engines()
 
+    return {"events": args.events, "all_day": n_all_day, "recurring": n_recurring,
+            "db_size": db_size, "create_total": create_total, "patch_total": patch_total,
+            "patched": len(patched), "month_rows": month_rows, "list_times": list_times,
+            "cold_times": cold_times, "bulk_times": bulk_times, "rollback_times": rollback_times,
+            "traced_peak": traced_peak, "database": args.database_url or "sqlite"}
+
+
+def report(f: dict[str, Any]) -> int:
+    """Print the figures and the aims; 0 when every aim is met."""
     maxrss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    list_times, bulk_times, rollback_times = f["list_times"], f["bulk_times"], f["rollback_times"]
+    cold_times, traced_peak, db_size = f["cold_times"], f["traced_peak"], f["db_size"]
+    create_total, patch_total, month_rows = f["create_total"], f["patch_total"], f["month_rows"]
+    n_all_day, n_recurring, patched = f["all_day"], f["recurring"], f["patched"]
+    args = argparse.Namespace(events=f["events"])
     list_median, list_p95 = statistics.median(list_times), p95(list_times)
     rb_median = statistics.median(rollback_times)
     print(f"calendar: {args.events} events ({n_all_day} all-day, {n_recurring} recurring series), "
           f"database {db_size / 1e6:.1f} MB")
     print(f"create: {us(create_total / args.events)} per event ({create_total:.2f} s total)")
-    print(f"patch: {us(patch_total / len(patched))} per event (1000 patches)")
+    print(f"patch: {us(patch_total / patched)} per event (1000 patches)")
     print(f"list one month ({month_rows} rows): median {ms(list_median)}, p95 {ms(list_p95)} (50 runs)")
     print(f"list one month, first time (12 months of 2025): median {ms(statistics.median(cold_times))}, "
           f"max {ms(max(cold_times))}")

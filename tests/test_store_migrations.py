@@ -103,7 +103,7 @@ def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
     assert _columns(pg) == _columns(sqlite)
     assert _versions(pg) == _versions(sqlite) == {"c0001", "s0001"}
     with pg.connect() as conn:
-        kinds = dict(conn.exec_driver_sql(
+        kinds: dict[str, str] = dict(conn.exec_driver_sql(
             "SELECT column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
     assert kinds["started_at"] == "timestamp with time zone"

@@ -132,7 +132,10 @@ def database_engine(url: str) -> Engine:
     if shown in _ENGINES:
         return _ENGINES[shown]
     try:
-        engine = create_engine(parsed, pool_pre_ping=True)
+        # No pool_pre_ping: its extra round trip on every checkout cost a third of a bulk
+        # update's time (bench/bench_store.py); a connection the server dropped fails its one
+        # statement (that transaction rolls back whole) and SQLAlchemy then replaces the pool.
+        engine = create_engine(parsed)
         with engine.connect() as conn:
             conn.execute(select(1))
     except (sa_exc.SQLAlchemyError, ImportError) as exc:
