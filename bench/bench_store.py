@@ -40,16 +40,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--synchronous-commit", choices=("on", "off"), default="on",
+                        help="off: commits return before their WAL is flushed, the durability "
+                             "SQLite's WAL with synchronous=NORMAL gives (a crash may lose the "
+                             "last commits, never corrupts)")
     args = parser.parse_args(argv)
     sqlite = measure(argparse.Namespace(events=args.events, seed=args.seed, database_url=None))
-    server = start_postgres(durable=True)
+    server = start_postgres(durable=True,
+                            settings=f"-c synchronous_commit={args.synchronous_commit}")
     try:
         url = server.url(server.create_database("bench"))
         pg = measure(argparse.Namespace(events=args.events, seed=args.seed, database_url=url))
         store.forget_engines()
     finally:
         server.stop()
-    print(f"calendar: {args.events} events; PostgreSQL {url.split('@')[1]}")
+    print(f"calendar: {args.events} events; PostgreSQL {url.split('@')[1]}, "
+          f"synchronous_commit={args.synchronous_commit}")
     print(f"{'':32}{'SQLite':>12}{'PostgreSQL':>14}{'ratio':>8}")
     met = True
     for label, key, stat in FIGURES:
