@@ -1,8 +1,8 @@
 """Assembles an `Agent` from settings: the one recipe the TUI, `replay` and the tests share."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from assistant.agent import Agent
 from assistant.date_tool import date_calculator

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlmodel import AutoString, Field, Session, SQLModel, col
@@ -16,13 +16,12 @@ from sqlmodel import select as select_rows
 
 from tools.store import migrate
 
-
 ConversationKind = Literal["chat", "replay", "demo"]
 """Which door a conversation came through; each resumes only its own kind."""
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class ConversationRow(SQLModel, table=True):

@@ -6,7 +6,7 @@ the reflection calls (so the reflection's cost relative to the main calls is a m
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlmodel import AutoString, Field, Session, SQLModel, col, select
@@ -19,7 +19,7 @@ from tools.store import migrate
 class TurnRecord(SQLModel, table=True):
     __tablename__ = "turn_records"
     turn_id: str = Field(primary_key=True)
-    recorded_at: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    recorded_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     user_message: str
     attempts: int
     guarded: bool

@@ -32,9 +32,10 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Literal, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import AutoString, Field, Session, SQLModel, col, select
@@ -196,7 +197,8 @@ _IMPLIED_TOOLS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("tool:update", re.compile(r"\b(?:move|moving|moved|reschedul\w*|postpone\w*|push(?:ed)?\s+(?:back|forward)"
                                r"|shift\w*|bring\s+forward|change|rename|update|swap)\b", re.IGNORECASE)),
     ("tool:delete", re.compile(r"\b(?:cancel\w*|delete\w*|remove\w*|call\s+off|drop)\b", re.IGNORECASE)),
-    ("tool:create", re.compile(r"\b(?:add|adding|schedule|book\s+(?:a|an|me|us|the)|create|set\s+up|plan|put|new\s+event)\b",
+    ("tool:create", re.compile(r"\b(?:add|adding|schedule|book\s+(?:a|an|me|us|the)|create|set\s+up|plan|put|"
+                               r"new\s+event)\b",
                                re.IGNORECASE)),
 )
 _QUOTED_RE = re.compile(r"(?<![\w])['\"\u2018\u201c]([^'\"\u2018\u2019\u201c\u201d]{1,80})['\"\u2019\u201d](?![\w])")
@@ -292,7 +294,7 @@ def normalise_text(text: str) -> str:
 
 def fingerprint(finding_type: str, text: str) -> str:
     """The dedup key: the finding type and its normalised rationale."""
-    return hashlib.sha1(f"{finding_type}|{normalise_text(text)}".encode("utf-8")).hexdigest()[:20]
+    return hashlib.sha1(f"{finding_type}|{normalise_text(text)}".encode()).hexdigest()[:20]
 
 
 def is_grounded(finding: Finding) -> bool:
@@ -510,7 +512,7 @@ class LessonStore:
             if lesson is None:
                 return False
             lesson.resolved = True
-            lesson.resolved_at = _utc(when or datetime.now(timezone.utc))
+            lesson.resolved_at = _utc(when or datetime.now(UTC))
             session.add(lesson)
             session.commit()
             return True
@@ -540,7 +542,7 @@ class LessonStore:
             data = {"surfaced": ids, "fingerprints": [by_id.get(i) for i in ids],
                     "count": len(ids), "candidates": int(candidates)}
             session.add(LessonEvent(kind="reflection_recalled", turn_id=turn_id,
-                                    at=_utc(when or datetime.now(timezone.utc)), data=json.dumps(data)))
+                                    at=_utc(when or datetime.now(UTC)), data=json.dumps(data)))
             session.commit()
 
     def recurrence_after_surfacing(self) -> dict[str, Any]:
@@ -596,8 +598,8 @@ def _relevant(lesson: Lesson, wanted: set[str], lowered_message: str) -> bool:
 def _utc(value: datetime) -> datetime:
     """Aware UTC, the form the store keeps (sqlmodel's UTCDateTime); a naive input is taken as UTC."""
     if value.tzinfo is None:
-        return value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def _iso(value: datetime | None) -> str | None:

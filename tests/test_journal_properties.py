@@ -13,11 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from hypothesis import event, given, note
-from hypothesis import strategies as st
-
 import pytest
-
 from conftest import (
     STORE_BACKENDS,
     journal_for,
@@ -26,11 +22,13 @@ from conftest import (
     make_context,
     records_without_version,
 )
+from hypothesis import event, given, note
+from hypothesis import strategies as st
+
 from tools import store
 from tools.backend import EventPatch
 from tools.context import ToolCall
 from tools.events import Event, format_when
-from tools.journal import Journal
 from tools.registry import ToolRegistry
 
 ZONES = ["America/Los_Angeles", "America/New_York", "Europe/London", "UTC", "Asia/Kolkata",
@@ -116,7 +114,7 @@ class World:
         store.forget_engines()
         self._dir.cleanup()
 
-    def __enter__(self) -> "World":
+    def __enter__(self) -> World:
         return self
 
     def __exit__(self, *exc: Any) -> None:

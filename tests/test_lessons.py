@@ -2,17 +2,16 @@
 rendering, and the recurrence figure computed from recorded turns."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from reflection.findings import Finding
-from reflection.lessons import (LessonStore, fingerprint, message_entities, normalise_text,
-                                render_observations)
+from reflection.lessons import LessonStore, fingerprint, message_entities, normalise_text, render_observations
 from tools.store import sqlite_engine
 
-NOW = datetime(2025, 10, 22, 16, 15, tzinfo=timezone.utc)
+NOW = datetime(2025, 10, 22, 16, 15, tzinfo=UTC)
 
 
 def store(**kwargs: int) -> LessonStore:
@@ -52,8 +51,8 @@ def test_same_date_mistake_on_three_dates_is_one_lesson_seen_three_times() -> No
     assert len(lessons) == 1
     lesson = lessons[0]
     assert lesson.seen_count == 3
-    assert lesson.first_seen.replace(tzinfo=timezone.utc) == NOW
-    assert lesson.last_seen.replace(tzinfo=timezone.utc) == NOW + timedelta(days=2)
+    assert lesson.first_seen.replace(tzinfo=UTC) == NOW
+    assert lesson.last_seen.replace(tzinfo=UTC) == NOW + timedelta(days=2)
     assert lesson.change == "use Friday 2025-10-24"  # the first (equally good) wording stays
     assert {"phrase:next friday", "phrase:next tuesday", "phrase:next monday",
             "date:next-weekday"} <= set(lesson.entity_list)
@@ -188,7 +187,7 @@ def test_cap_and_ordering_by_seen_count_then_recency() -> None:
     findings = [Finding("date", "error", f"'next Friday' mistake kind {name}", f"fix {name}", "symbolic", 0,
                         "next Friday") for name in ("alpha", "beta", "gamma", "delta", "epsilon")]
     counts = {"alpha": 2, "beta": 5, "gamma": 3, "delta": 3, "epsilon": 2}
-    for finding, name in zip(findings, counts):
+    for finding, name in zip(findings, counts, strict=True):
         start = NOW + (timedelta(hours=10) if name == "delta" else timedelta(0))
         learn_times(s, finding, counts[name], start=start)
     selection = s.select("move it to next friday", NOW + timedelta(days=1))

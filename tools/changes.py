@@ -127,7 +127,8 @@ def event_phrase(event: Event, tz_name: str) -> str:
     said = _one_event_phrase(event, tz_name)
     if event.is_recurring_series:
         title = said.split(" (repeats", 1)[0].removeprefix("every ")
-        return f"{title} {event_repeats(event)}, from {_one_event_phrase(event.with_changes(recurrence=None), tz_name).split(' on ', 1)[-1]}"
+        first = _one_event_phrase(event.with_changes(recurrence=None), tz_name).split(" on ", 1)[-1]
+        return f"{title} {event_repeats(event)}, from {first}"
     return said
 
 

@@ -429,7 +429,7 @@ class Journal:
                  "event_id": event.id, "pre": json.dumps(pre.to_json()),
                  "pre_event": _event_json(event), "intent": intent, "base_version": base,
                  "state": "pending", "created_at": created}
-                for (event, intent, base), pre in zip(writes, pres)]
+                for (event, intent, base), pre in zip(writes, pres, strict=False)]
         if not rows:
             return []
         with self.engine.begin() as conn:
@@ -446,7 +446,7 @@ class Journal:
             conn.execute(_COMPLETE_ENTRY,
                 [{"entry": entry, "post_json": json.dumps(post.to_json()), "version": post.version,
                   "event_json": _event_json(event)}
-                 for entry, post, event in zip(entry_ids, posts, written)])
+                 for entry, post, event in zip(entry_ids, posts, written, strict=False)])
 
     def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
         """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have
@@ -532,7 +532,7 @@ class Journal:
             chunk = groups[start:start + size]
             outcomes = self._undo_groups(chunk)
             self._mark([self._report(group, outcome, why, report)
-                        for group, (outcome, why) in zip(chunk, outcomes)])
+                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)])
             if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
                 report.waiting += len(groups) - start - len(outcomes)
                 break
@@ -568,7 +568,7 @@ class Journal:
         except CalendarError as exc:
             return [("down", _reason(exc, groups[0].event_id))]
         decided: list[tuple[Outcome, str] | RestoreItem] = []
-        for group, current in zip(groups, currents):
+        for group, current in zip(groups, currents, strict=False):
             try:
                 decided.append(self._decide(group, current))
             except CalendarError as exc:  # the ones decided so far are restored, then stop
@@ -591,7 +591,7 @@ class Journal:
             results = [exc]
         outcomes: list[tuple[Outcome, str]] = []
         done = iter(results)
-        for group, decision in zip(groups, decided):
+        for group, decision in zip(groups, decided, strict=False):
             if not isinstance(decision, RestoreItem):
                 outcomes.append(decision)
                 continue

@@ -567,7 +567,7 @@ class LocalBackend(CalendarBackend):
         return [outcome if outcome is not None else _snapshot_of(
                     item.snapshot.calendar_id, item.snapshot.event_id,
                     back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
-                for item, outcome in zip(items, outcomes)]
+                for item, outcome in zip(items, outcomes, strict=False)]
 
     @staticmethod
     def _restore_in(conn: Connection, item: RestoreItem, version: int | None) -> int | None:
