@@ -534,3 +534,12 @@ def test_an_invalid_delete_in_a_batch_is_not_put_to_the_person(env: Env):
     assert env.asker.asked == []  # one real delete needs no yes; the other is refused outright
     assert not results[0].is_error and results[1].is_error
     assert env.get(env.dinner.id) is None
+
+
+def test_a_nul_character_in_any_text_is_refused_naming_the_field() -> None:
+    from tools.registry import validation_error
+    assert validation_error("create_calendar_event", {"title": "Swim\x00", "start": "2025-10-21T17:00:00"}) \
+        == "title: contains a NUL character"
+    assert validation_error("bulk_update_calendar_events", {"updates": [
+        {"event_id": "ev_1", "description": "a\x00b"}]}) == "updates.0.description: contains a NUL character"
+    assert validation_error("create_calendar_event", {"title": "Swim", "start": "2025-10-21T17:00:00"}) is None

@@ -33,13 +33,26 @@ def validation_error(name: str, args: Any) -> str | None:
         return "the input must be a JSON object"
     errors = sorted(spec.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
     if not errors:
-        return None
+        return _nul_field(args)
     err = errors[0]
     path = ".".join(str(p) for p in err.absolute_path) or "input"
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         return f"{path}: unknown field(s) {', '.join(extra)}"
     return f"{path}: {err.message}"
+
+
+def _nul_field(value: Any, path: str = "input") -> str | None:
+    """A NUL character in any text: no calendar stores it (PostgreSQL refuses it outright), so
+    the call is refused naming the field instead of failing half-way in a backend."""
+    if isinstance(value, str):
+        return f"{path}: contains a NUL character" if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _nul_field(item, str(key) if path == "input" else f"{path}.{key}")
+        if found:
+            return found
+    return None
 
 
 def destructive_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
