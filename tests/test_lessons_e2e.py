@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fixtures.fake_anthropic import FakeAnthropicServer
+from fixtures.fake_anthropic import FakeAnthropicServer, text, tool
 from tools.events import event_from_contract
 from tools.local_backend import LocalBackend
 from tools.store import forget_engines
@@ -27,12 +27,6 @@ SWIM = {"id": "ev_swim1", "title": "Swim lesson", "start": f"{TODAY + timedelta(
         "end": f"{TODAY + timedelta(days=1)}T17:45:00", "timezone": TZ}
 
 
-def tool(name: str, **inp: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "name": name, "input": inp}
-
-
-def text(s: str) -> dict[str, Any]:
-    return {"type": "text", "text": s}
 
 
 def wrong_then_right() -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from conftest import BACKENDS, make_backend, records_without_version
 from assistant.app import build_agent
 from assistant.replay import IdMap
 from assistant.settings import Settings
-from fixtures.fake_anthropic import FakeAnthropicServer
+from fixtures.fake_anthropic import FakeAnthropicServer, resp, text, tool
 from reflection.findings import GuardMode
 from tools.backend import CalendarBackend
 from tools.events import Event, event_from_contract, zone
@@ -47,16 +47,7 @@ CALENDAR: list[dict[str, Any]] = [
 ]
 
 
-def text(s: str) -> dict[str, Any]:
-    return {"type": "text", "text": s}
 
-
-def tool(name: str, **inp: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "name": name, "input": inp}
-
-
-def resp(*blocks: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"content": list(blocks), **extra}
 
 
 @dataclasses.dataclass

@@ -20,7 +20,7 @@ from conftest import BACKENDS, make_backend
 
 from assistant.app import build_agent
 from assistant.settings import Settings
-from fixtures.fake_anthropic import FakeAnthropicServer, stream_events
+from fixtures.fake_anthropic import FakeAnthropicServer, resp, stream_events, text, tool
 from tools.backend import CalendarBackend, CalendarError, EventPatch, VersionConflict
 from tools.events import event_from_contract, zone
 from tools.store import forget_engines
@@ -36,16 +36,7 @@ CALENDAR = {
 }
 
 
-def text(s: str) -> dict[str, Any]:
-    return {"type": "text", "text": s}
 
-
-def tool(name: str, **inp: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "name": name, "input": inp}
-
-
-def resp(*blocks: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"content": list(blocks), **extra}
 
 
 @dataclasses.dataclass
