@@ -39,9 +39,6 @@ EARLIER_RE = re.compile(r"\b(earlier|sooner|move[ds]?\b[^.,;!?]{0,60}?\bup|bump(
                         r"pull(?:ed)?\s+(?:it\s+|them\s+|\w+\s+)?(?:in|forward|up))\b", re.I)
 SHIFT_VERB_RE = re.compile(r"\b(push|pushed|bump|bumped|shift|shifted|move|moved|slide|nudge|delay|"
                            r"delayed|postpone|postponed|back|forward|later|earlier|sooner|up)\b", re.I)
-LENGTH_RE = re.compile(r"\b(?:for|lasting|long|length|extend(?:ed)?\s+(?:it\s+)?(?:to|by)|"
-                       r"shorten(?:ed)?\s+(?:it\s+)?(?:to|by)|make\s+(?:it|them|\w+)\s+|"
-                       r"(?:it\s+)?(?:takes|lasts))\b", re.I)
 EXTEND_RE = re.compile(r"\b(extend|longer|add)\b", re.I)
 SHORTEN_RE = re.compile(r"\b(shorten|shorter|cut)\b", re.I)
 
@@ -172,7 +169,6 @@ _DAY_REL = [
     (re.compile(r"\b(?:the\s+)?week\s+before(?!\s+(?:the|this|christmas|thanksgiving))\b", re.I), (-7,), True),
 ]
 SAME_TIME_RE = re.compile(r"\b(?:same\s+time|same\s+hour|usual\s+time|at\s+the\s+same\s+time)\b", re.I)
-SAME_PLACE_RE = re.compile(r"\bsame\s+(?:place|location|spot|address)\b", re.I)
 
 
 def find_day_relatives(text: str) -> list[DayRelative]:

@@ -13,9 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from reflection.event_refs import EventRef, find_event_refs, tokenize
+from reflection.event_refs import EventRef, find_event_refs
 from reflection.event_relative import (
-    SAME_PLACE_RE,
     SAME_TIME_RE,
     DayRelative,
     Length,
@@ -139,7 +138,6 @@ class RequestReading:
     group: bool
     free_time_asked: bool
     same_time: bool
-    same_place: bool
     uncovered_date_words: list[str]
     clean_binding: bool                   # every mention got its phrases by the plain rule
 
@@ -152,10 +150,6 @@ class RequestReading:
 
     def may_name(self, key: str) -> bool:
         return any(key in m.ref.keys() for m in self.mentions)
-
-    @property
-    def target_phrases(self) -> list[Phrase]:
-        return [p for p in self.phrases if p.role == "target"]
 
     @property
     def dates_fully_read(self) -> bool:
@@ -369,10 +363,4 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         lengths=lengths, verbs=_verbs(text), scope=_scope(text),
         pronoun=bool(PRONOUN_RE.search(text)), group=bool(GROUP_RE.search(text)),
         free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
-        same_place=bool(SAME_PLACE_RE.search(text)),
         uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean)
-
-
-def content_words_of(text: str) -> list[str]:
-    from reflection.event_refs import is_content
-    return [t.text for t in tokenize(text) if is_content(t.text)]

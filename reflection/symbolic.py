@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from reflection.case import GuardCall, GuardCase
 from reflection.checks import CHECKS
+from reflection.checks.allowed import Allowed, describe, slots_for
 from reflection.checks.context import CallCheck, CheckContext, WriteCall
 from reflection.findings import Fact, Finding
 from reflection.request_reading import RequestReading, read_request
@@ -75,7 +76,6 @@ def _writes(case: GuardCase) -> list[WriteCall]:
 
 
 def _reading_facts(ctx: CheckContext) -> None:
-    from reflection.checks.allowed import Allowed, describe, slots_for
     for phrase in ctx.reading.phrases:
         expr = phrase.expression
         if expr is not None and expr.contradiction:

@@ -11,13 +11,14 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from reflection.checks.allowed import Allowed, Judgement, am_pm_swapped, describe, judge, slots_for
+from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
+from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
 from reflection.request_reading import Phrase
-from reflection.wording import describe_day, describe_when, relation_to_today, weekday_name
-from tools.events import Event, as_date
+from reflection.wording import describe_when, relation_to_today, weekday_name
+from tools.events import Event, as_date, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
 
@@ -41,7 +42,6 @@ def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, upda
         allowed.keeps_time = local_start.time().replace(second=0, microsecond=0)
     if update and event is not None and ctx.reading.same_time and isinstance(event.start, datetime) \
             and not allowed.times and not allowed.instants:
-        from reflection.checks.allowed import TimeSlot
         local = event.start.astimezone(ctx.tz)
         same = next((p for p in phrases), None)
         if same is not None:
@@ -106,8 +106,7 @@ def _odd_offset(ctx: CheckContext, write: WriteCall, start: date | datetime, tz_
     written = timedelta(hours=int(match.group(2)), minutes=int(match.group(3))) * sign
     real = {start.astimezone(ctx.tz).utcoffset()}
     if tz_name:
-        from tools.events import zone as _zone
-        real.add(start.astimezone(_zone(tz_name)).utcoffset())
+        real.add(start.astimezone(zone(tz_name)).utcoffset())
     if written != timedelta(0) and written not in real and not any(
             e.explicit_zone for e in ctx.resolution.expressions):
         ctx.unsure(write, f"the offset {match.group(0)} is not the zone's offset at that time")
@@ -116,7 +115,6 @@ def _odd_offset(ctx: CheckContext, write: WriteCall, start: date | datetime, tz_
 def _series_clock_only(ctx: CheckContext, allowed: Allowed) -> None:
     """A change to a whole series is written on its first occurrence: only the clock time can be
     held to the phrases ("all the Tuesday lessons are 5:30 now"), not the day."""
-    from reflection.checks.allowed import TimeSlot
     for slot in allowed.instants:
         zone_of = slot.start.tzinfo if slot.start.tzinfo is not None else ctx.tz
         allowed.times.append(TimeSlot(slot.start.time(), slot.end.time() if slot.end else None,
@@ -373,7 +371,6 @@ def _check_inclusive_span(ctx: CheckContext, write: WriteCall, end: date | datet
 
 def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
-    from reflection.checks.rules import compare_rules
     for write in ctx.writes:
         written = write.written("recurrence")
         if write.failed or not written:
@@ -387,7 +384,3 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
             expr = said[0]
             ctx.error(write, "date", f"'{expr.span}' repeats {problems[0]}", f"use {expr.recurrence}",
                       expr.span)
-
-
-def describe_current(event: Event, ctx: CheckContext) -> str:
-    return describe_day(as_date(ctx.local(event.start)))

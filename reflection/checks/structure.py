@@ -16,7 +16,6 @@ from reflection.event_refs import evidence_for, is_content, tokenize
 from reflection.request_reading import CREATE_RE, DELETE_RE, Mention
 from reflection.wording import describe_day
 from tools.events import Event, as_date
-from tools.occurrences import instance_parts
 
 NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar
@@ -357,7 +356,3 @@ def _swapped(ctx: CheckContext, start: date | datetime, own: Event, other: Event
         return start.date() == other_start.date() and isinstance(own_local, datetime) and \
             start.time() == own_local.time()
     return as_date(start) == as_date(other_start)
-
-
-def is_instance(event_id: str) -> bool:
-    return instance_parts(event_id) is not None
