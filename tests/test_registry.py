@@ -121,6 +121,11 @@ def _bad_cases(e: Env) -> list[tuple[str, dict[str, Any], str]]:
         ("delete_calendar_event", {}, "event_id"),
         ("bulk_update_calendar_events", {"updates": []}, "updates"),
         ("bulk_update_calendar_events", {"updates": [{"event_id": e.dinner.id, "title": 7}]}, "updates.0.title"),
+        # a lone surrogate has no UTF-8 form: refused whole, never a bulk update failing half-way
+        ("bulk_update_calendar_events", {"updates": [{"event_id": e.dinner.id, "title": "ok"},
+                                                     {"event_id": e.lunch.id, "description": "a\udfbdb"}]},
+         "updates.1.description"),
+        ("create_calendar_event", {"title": "Swim \udfbd", "start": "2025-10-23T10:00"}, "title"),
         ("list_events", {"start": "2025-10-01"}, "end"),
         ("list_events", {"start": "yesterday", "end": "2025-10-02"}, "start"),
         ("list_events", {"start": "2025-10-02", "end": "2025-10-01"}, "end"),

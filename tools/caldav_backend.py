@@ -35,6 +35,7 @@ from tools.backend import (
     PatchItem,
     Snapshot,
     VersionConflict,
+    strip_volatile,
 )
 from tools.events import CalendarInfo, Event
 from tools.ical_series import Series
@@ -411,11 +412,22 @@ class CalDAVBackend(CalendarBackend):
         elif record is None:
             if resource is not None:
                 self._delete(event_id, resource)
+        elif resource is not None and resource.series.master is not None:
+            # the series is there: its own part goes back, its occurrences' parts (undone by
+            # their own records, or someone else's since) are left as they are
+            resource.series.put_master_record(record)
+            self._put(cal, event_id, resource)
         else:
             series = Series.from_record(event_id, record, self.default_timezone)
             href = resource.href if resource is not None else self._href(cal, event_id)
             self._put(cal, event_id, _Resource(href, actual, series))
         return self.snapshot(cal, event_id)
+
+    @staticmethod
+    def same_content(a: Snapshot, b: Snapshot) -> bool:
+        """Whether two snapshots hold the same event: for a series, its own part only (its
+        master without EXDATEs), since its occurrences' changes are their own records."""
+        return strip_volatile(Series.own_part(a.record)) == strip_volatile(Series.own_part(b.record))
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored event of the primary calendar, for exact before/after comparisons in

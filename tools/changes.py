@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlmodel import Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.backend import CalendarBackend, CalendarError, Snapshot, VersionConflict
+from tools.backend import CalendarError, Snapshot, VersionConflict
 from tools.events import Event, EventFieldError, event_from_contract, zone
 from tools.journal import (
     Conflict,
@@ -280,7 +280,7 @@ class Changes:
             words = event_phrase(shown, shown.timezone) if shown is not None else "an event"
             try:
                 current = backend.snapshot(last.calendar_id, last.event_id)
-                if not CalendarBackend.same_content(current, pre):
+                if not backend.same_content(current, pre):
                     report.conflicts.append(Conflict(last.event_id, "changed since the undo", words
                                                      + " was changed after the undo, so it was kept"))
                     continue

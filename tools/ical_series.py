@@ -210,6 +210,41 @@ class Series:
         return {"kind": "occurrence", "override": canonical(override) if override else None,
                 "excluded": excluded}
 
+    @staticmethod
+    def own_part(record: dict[str, Any] | None) -> Any:
+        """What of a journal record belongs to the id it was taken for: for a series, its master
+        component without EXDATEs (each override and removed occurrence is its occurrence id's
+        own record, undone on its own); an occurrence's record is all its own.
+
+        Occurrences of one series share a resource and an ETag, so a series' full record also
+        changes when the same turn's write to one of its occurrences is undone: comparing only
+        the series' own part keeps that from looking like someone else's change."""
+        if record is None or record.get("kind") != "series":
+            return record
+        for text in record.get("components", []):
+            component = component_from(text)
+            if component.get("RECURRENCE-ID") is None:
+                component.pop("EXDATE", None)
+                return {"kind": "series", "master": canonical(component)}
+        return {"kind": "series", "master": None}
+
+    def put_master_record(self, record: dict[str, Any]) -> None:
+        """Make the series itself read as `record` says while its occurrences' own parts (their
+        overrides and EXDATEs) stay as they are now: those are undone by their own records."""
+        wanted = Series.from_record(self.uid, record, self.default_tz)
+        if wanted.master is None:
+            raise CalendarError(f"the journal record of {self.uid} holds no series")
+        current = exdates(self.master) if self.master is not None else set()
+        self.master = copy.deepcopy(wanted.master)
+        self.master.pop("EXDATE", None)
+        if current:
+            self._set_excluded_all(current)
+
+    def _set_excluded_all(self, stamps: set[str]) -> None:
+        master = cast(icalendar.Event, self.master)
+        tz_name = event_of(master, "", "", self.default_tz).timezone
+        set_exdates(master, [stamp_original(s) for s in stamps], tz_name)
+
     @classmethod
     def from_record(cls, uid: str, record: dict[str, Any], default_tz: str) -> Series:
         return cls(uid, [component_from(text) for text in record["components"]], default_tz)

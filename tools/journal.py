@@ -235,7 +235,8 @@ def _event_from(text: str | None, calendar_id: str) -> Event | None:
     return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
 
 
-def _restore_outcome(group: _Group, result: Snapshot | Exception) -> tuple[Outcome, str]:
+def _restore_outcome(backend: CalendarBackend, group: _Group,
+                     result: Snapshot | Exception) -> tuple[Outcome, str]:
     """One `restore_many` result as an outcome: the read-back must hold the pre-image."""
     if isinstance(result, VersionConflict):
         return ("conflict", "changed by someone else during the rollback")
@@ -245,7 +246,7 @@ def _restore_outcome(group: _Group, result: Snapshot | Exception) -> tuple[Outco
         return ("down", _reason(result, group.event_id))
     if isinstance(result, Exception):
         return ("failed", f"the journal entry could not be read: {result}")
-    if not CalendarBackend.same_content(group.pre, result):
+    if not backend.same_content(group.pre, result):
         return ("failed", "it was restored but does not read back as it was")
     return ("restored", "")
 
@@ -465,7 +466,7 @@ class Journal:
                 current = self.backend.snapshot(entry.calendar_id, entry.event_id)
             except CalendarError:
                 return  # cannot tell now: pending, and the rollback decides from the intent
-            if CalendarBackend.same_content(pre, current) and pre.version == current.version:
+            if self.backend.same_content(pre, current) and pre.version == current.version:
                 entry.state = "noop"
                 session.commit()
 
@@ -598,7 +599,7 @@ class Journal:
             result = next(done, None)
             if result is None:
                 break  # not tried: the service failed before it
-            outcomes.append(_restore_outcome(group, result))
+            outcomes.append(_restore_outcome(self.backend, group, result))
             if outcomes[-1][0] == "down":
                 break
         return outcomes
@@ -619,17 +620,17 @@ class Journal:
         if last.state == "pending":
             # Died (or failed) between pre-image and post-image: ours only if the event reads
             # as before that write, or as that write meant to leave it.
-            if CalendarBackend.same_content(group.pre, current):
+            if self.backend.same_content(group.pre, current):
                 return ("noop", "")
             last_pre = Snapshot.from_json(json.loads(last.pre))
-            if not (CalendarBackend.same_content(last_pre, current)
+            if not (self.backend.same_content(last_pre, current)
                     or self._reads_as_intended(last, current)):
                 return ("conflict", "changed by someone else before our write was recorded")
             return RestoreItem(group.pre, current.version)
         if current.version != last.post_version:
             post = Snapshot.from_json(json.loads(last.post)) if last.post else None
-            if post is None or not CalendarBackend.same_content(post, current):
-                if CalendarBackend.same_content(group.pre, current):
+            if post is None or not self.backend.same_content(post, current):
+                if self.backend.same_content(group.pre, current):
                     # Already back as it was (a rollback that stopped before marking its
                     # entries): nothing to undo, and nobody's change to keep.
                     return ("noop", "")

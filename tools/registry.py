@@ -7,6 +7,7 @@ is told and what is enforced cannot drift apart.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tools.backend import CalendarError
@@ -33,7 +34,7 @@ def validation_error(name: str, args: Any) -> str | None:
         return "the input must be a JSON object"
     errors = sorted(spec.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
     if not errors:
-        return _nul_field(args)
+        return _unstorable_field(args)
     err = errors[0]
     path = ".".join(str(p) for p in err.absolute_path) or "input"
     if err.validator == "additionalProperties":
@@ -42,14 +43,29 @@ def validation_error(name: str, args: Any) -> str | None:
     return f"{path}: {err.message}"
 
 
-def _nul_field(value: Any, path: str = "input") -> str | None:
-    """A NUL character in any text: no calendar stores it (PostgreSQL refuses it outright), so
-    the call is refused naming the field instead of failing half-way in a backend."""
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _unstorable(text: str) -> str | None:
+    """Why no calendar can store `text`, or None: a NUL (PostgreSQL refuses it outright) or a
+    lone surrogate (half of a UTF-16 pair: it has no UTF-8 form, so every store and every wire
+    format fails on it)."""
+    if "\x00" in text:
+        return "contains a NUL character"
+    if _SURROGATE_RE.search(text):
+        return "contains a broken character (half of a UTF-16 pair)"
+    return None
+
+
+def _unstorable_field(value: Any, path: str = "input") -> str | None:
+    """The first text in the input that no calendar stores, named by its field, so the call is
+    refused whole instead of failing half-way in a backend (a bulk update half written)."""
     if isinstance(value, str):
-        return f"{path}: contains a NUL character" if "\x00" in value else None
+        why = _unstorable(value)
+        return f"{path}: {why}" if why else None
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, item in items:
-        found = _nul_field(item, str(key) if path == "input" else f"{path}.{key}")
+        found = _unstorable_field(item, str(key) if path == "input" else f"{path}.{key}")
         if found:
             return found
     return None

@@ -369,6 +369,19 @@ def _check_inclusive_span(ctx: CheckContext, write: WriteCall, end: date | datet
             return
 
 
+def _series_first_day(ctx: CheckContext, write: WriteCall) -> date:
+    """The day a written series starts on: its written start, else the start of the event it
+    changes, else today (a rule with nothing to anchor it)."""
+    before = ctx.event(write.event_id) if write.event_id else None
+    start = ctx.read_when(write.written("start"), write.written("timezone")
+                          or (before.timezone if before else None))
+    if start is None and before is not None:
+        start = ctx.local(before.start)
+    if start is None:
+        return ctx.today
+    return start.date() if isinstance(start, datetime) else start
+
+
 def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
     for write in ctx.writes:
@@ -379,7 +392,8 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         if not said:
             ctx.unsure(write, "a repeat rule was written that no phrase asked for")
             continue
-        problems = [compare_rules(e.recurrence or "", written, ctx.today) for e in said]
+        first = _series_first_day(ctx, write)
+        problems = [compare_rules(e.recurrence or "", written, first) for e in said]
         if all(problems):
             expr = said[0]
             ctx.error(write, "date", f"'{expr.span}' repeats {problems[0]}", f"use {expr.recurrence}",

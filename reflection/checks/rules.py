@@ -42,9 +42,13 @@ def next_days(rule: Any, start: date, count: int = SAMPLE) -> list[date] | None:
         return None
 
 
-def compare_rules(said: str, written: Any, today: date) -> str | None:
-    """None when the rules give the same days; else what the written rule does instead."""
-    want, got = next_days(said, today), next_days(written, today)
+def compare_rules(said: str, written: Any, first: date) -> str | None:
+    """None when the rules give the same days; else what the written rule does instead.
+
+    Both are expanded from `first`, the series' first start (its DTSTART), never from today: a
+    weekly rule with no BYDAY repeats on the weekday of its first start, so a series that starts
+    on a Saturday is a Saturday series whatever day the person speaks on."""
+    want, got = next_days(said, first), next_days(written, first)
     if want is None or got is None:
         return None  # a rule we cannot read proves nothing
     if want == got[: len(want)]:
