@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, get_args
 
 FindingType = Literal["date", "time", "timezone", "event_id", "location", "process", "ambiguity",
-                      "reflection_unavailable", "conflict", "duplicate", "other"]
+                      "reflection_unavailable", "conflict", "duplicate", "other", "calendar",
+                      "reminder"]
 Severity = Literal["error", "warning"]
 Source = Literal["symbolic", "llm"]
 Confidence = Literal["high", "medium", "low"]
@@ -50,6 +51,10 @@ class Finding:
     source: Source = "symbolic"
     call_index: int | None = None  # which guarded call it concerns, when known
     phrase: str | None = None  # the person's words it concerns ("next Friday", "home")
+    proof: dict[str, Any] | None = field(default=None, compare=False)
+    """For an error computed in code: why it is proven (the phrase, its role, which call it is
+    bound to, every reading accepted, the value written), so tests and `check --explain` read
+    the proof rather than the wording."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "severity": self.severity, "source": self.source,
@@ -58,13 +63,16 @@ class Finding:
             data["call_index"] = self.call_index
         if self.phrase:
             data["phrase"] = self.phrase
+        if self.proof:
+            data["proof"] = self.proof
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Finding:
         return cls(type=data["type"], severity=data["severity"], issue=data["issue"],
                    correction=data.get("correction") or "", source=data.get("source", "symbolic"),
-                   call_index=data.get("call_index"), phrase=data.get("phrase"))
+                   call_index=data.get("call_index"), phrase=data.get("phrase"),
+                   proof=data.get("proof") if isinstance(data.get("proof"), dict) else None)
 
     @property
     def is_error(self) -> bool:
@@ -91,6 +99,15 @@ class Verdict:
     llm_needed: bool = False
     llm_used: bool = False
     llm_confidence: Confidence | None = None  # what a reflection answer stated, if any
+    doubts: list[str] = field(default_factory=list)
+    """Why code could not verify the change in full, in words (empty when it did)."""
+
+    @property
+    def unverified(self) -> bool:
+        """Valid only for want of proof: code could not verify it in full and no reflection
+        answer was had. The person must be told plainly (CONTRACT 5, without a reflection model),
+        never "verified"."""
+        return self.valid and self.llm_needed and not self.llm_used
 
     @property
     def valid(self) -> bool:

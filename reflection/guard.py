@@ -7,6 +7,7 @@ never a silent "valid".
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,37 @@ def is_high_stakes(case: GuardCase) -> bool:
     return False
 
 
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+
+
+def destructive_unverified(case: GuardCase) -> list[str]:
+    """What in the attempt no rollback after the fact makes safe to leave unverified (CONTRACT 5:
+    an unverified destructive change is rolled back and the person asked): a delete, a bulk
+    change, an invitation to an address the person's message does not give. In words; empty
+    when there is none."""
+    said = {m.casefold() for m in _EMAIL_RE.findall(case.user_message)}
+    reasons: list[str] = []
+    for call in case.tool_calls:
+        kind = guard_kind(call.name)
+        if call.failed:
+            continue
+        if kind == "delete":
+            reasons.append("it removes an event")
+        elif kind == "bulk_update":
+            reasons.append("it changes several events at once")
+        if kind in ("create", "update", "bulk_update"):
+            items = call.input.get("updates") if kind == "bulk_update" else [call.input]
+            for item in items if isinstance(items, list) else []:
+                invited = item.get("attendees") if isinstance(item, dict) else None
+                before = case.event(str(item.get("event_id") or "")) if isinstance(item, dict) else None
+                known = said | {a.casefold() for a in (before.attendees if before else ())}
+                for address in invited if isinstance(invited, list) else []:
+                    if str(address).casefold() not in known:
+                        reasons.append("it invites an address your message did not give")
+                        break
+    return list(dict.fromkeys(reasons))
+
+
 class Guard:
     def __init__(self, mode: GuardMode = "auto", reflect: ReflectionCall | None = None,
                  votes: int = 1) -> None:
@@ -70,8 +102,9 @@ class Guard:
         guard's own call for this judgement (the agent times and meters it per attempt)."""
         reflect = reflect or self.reflect
         symbolic = check_symbolic(case)
+        doubts = list(dict.fromkeys(why for c in symbolic.calls.values() for why in c.unsure))
         verdict = Verdict(findings=list(symbolic.findings), facts=list(symbolic.facts),
-                          llm_needed=symbolic.llm_needed)
+                          llm_needed=symbolic.llm_needed, doubts=doubts)
         run = GuardRun(verdict, symbolic)
         if replayed is not _NOT_GIVEN:
             self._apply_answers(run, case, [replayed])
