@@ -1,101 +1,131 @@
-"""Guard benchmark on a labelled corpus (run by hand):
+"""Guard benchmark on labelled corpora (run by hand):
 
-    python bench/bench_guard.py [CORPUS.jsonl ...]
-    # default: fixtures/corpus/guard_cases.jsonl and guard_cases_people.jsonl
+    python bench/bench_guard.py [--json] [--misses] [CORPUS.jsonl ...]
+    # default: every guard corpus under fixtures/corpus/
 
-Reports, per corpus: error recall (wrong cases judged invalid), deferred (wrong cases judged valid
-but sent to the model: llm_needed), silent misses (wrong, valid, llm_needed false: nothing else
-would look), false-positive rate (correct cases judged invalid), the share of correct guarded cases
-on which `auto` mode skips the model call, recall per expected error type, per-family figures when
-cases carry `expect.family`, and time per case (symbolic layer plus any replayed reflection
-answer; no network), median and p99.
+For each corpus, overall and per family (`expect.family`):
+- **false alarms**: right changes judged invalid (the guard would roll back a right change);
+- **silent misses**: wrong changes judged valid with `llm_needed` false (nothing else would look);
+- **proven**: wrong changes judged invalid by code;
+- **deferred**: wrong changes judged valid but sent to the reflection model (`llm_needed`);
+  deferred is not caught;
+- **skips model**: right changes on which `auto` mode makes no reflection call;
+- **stands unreviewed**: wrong changes that would stay on the calendar with no reflection model
+  at all (symbolic mode, no key, an outage): valid, and not a destructive change the attempt
+  rolls back for want of a review (`reflection.guard.destructive_unverified`).
+
+Time per case (symbolic layer, plus a replayed reflection answer where the case has one; no
+network): median and p99, against the floor of parsing the same case (`case_from_json`) in the
+same run.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reflection.case import case_from_json  # noqa: E402
-from reflection.guard import Guard  # noqa: E402
+from reflection.guard import Guard, destructive_unverified  # noqa: E402
+
+COLUMNS = ("right", "wrong", "false_alarms", "silent", "proven", "deferred", "skips_model",
+           "stands_unreviewed")
 
 
-def run(path: Path) -> dict:
+def _row() -> dict[str, int]:
+    return dict.fromkeys(COLUMNS, 0)
+
+
+def run(path: Path) -> dict[str, Any]:
     guard = Guard(mode="symbolic")
-    cases = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
-    wrong = caught = correct = false_pos = skipped = deferred = silent = 0
+    cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    total = _row()
     families: dict[str, dict[str, int]] = {}
-    per_type: dict[str, list[int]] = {}
-    times = []
-    misses = []
+    times: list[float] = []
+    floors: list[float] = []
+    misses: list[tuple[Any, str, str]] = []
     for data in cases:
         expect = data.get("expect") or {}
-        case = case_from_json(data)
         t0 = time.perf_counter()
-        run = guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection else guard.judge(case)
-        times.append((time.perf_counter() - t0) * 1000)
-        verdict = run.verdict
-        fam = families.setdefault(str(expect.get("family", "-")),
-                                  {"correct": 0, "wrong": 0, "false_alarms": 0, "caught": 0, "deferred": 0,
-                                   "silent_misses": 0, "skips_model": 0})
+        case = case_from_json(data)
+        t1 = time.perf_counter()
+        outcome = guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection \
+            else guard.judge(case)
+        t2 = time.perf_counter()
+        floors.append((t1 - t0) * 1000)
+        times.append((t2 - t0) * 1000)
+        verdict = outcome.verdict
+        rows = (total, families.setdefault(str(expect.get("family", "-")), _row()))
         if expect.get("valid") is False:
-            wrong += 1
-            fam["wrong"] += 1
-            caught += not verdict.valid
-            fam["caught"] += not verdict.valid
-            if verdict.valid and verdict.llm_needed:
-                deferred += 1
-                fam["deferred"] += 1
-            elif verdict.valid:
-                silent += 1
-                fam["silent_misses"] += 1
-            got = {f.type for f in verdict.errors}
-            for t in expect.get("error_types", []):
-                per_type.setdefault(t, [0, 0])
-                per_type[t][1] += 1
-                per_type[t][0] += t in got
+            stands = verdict.valid and not (verdict.unverified and destructive_unverified(case))
+            for row in rows:
+                row["wrong"] += 1
+                row["proven"] += not verdict.valid
+                row["deferred"] += verdict.valid and verdict.llm_needed
+                row["silent"] += verdict.valid and not verdict.llm_needed
+                row["stands_unreviewed"] += stands
             if verdict.valid:
-                misses.append((data.get("id"), "missed", data["user_message"]))
+                how = "deferred" if verdict.llm_needed else "SILENT"
+                misses.append((data.get("id"), how, data["user_message"]))
         elif expect.get("valid") is True:
-            correct += 1
-            fam["correct"] += 1
+            for row in rows:
+                row["right"] += 1
+                row["false_alarms"] += not verdict.valid
+                row["skips_model"] += verdict.valid and not verdict.llm_needed
             if not verdict.valid:
-                false_pos += 1
-                fam["false_alarms"] += 1
-                misses.append((data.get("id"), "false alarm: " + "; ".join(f.issue for f in verdict.errors)[:160],
-                               data["user_message"]))
-            elif not verdict.llm_needed:
-                skipped += 1
-                fam["skips_model"] += 1
+                why = "; ".join(f.issue for f in verdict.errors)[:200]
+                misses.append((data.get("id"), "FALSE ALARM: " + why, data["user_message"]))
     times.sort()
-    return {
-        "corpus": str(path), "cases": len(cases), "wrong": wrong, "correct": correct,
-        "error_recall": round(caught / wrong, 4) if wrong else None,
-        "deferred_to_model": deferred, "silent_misses": silent,
-        "recall_counting_deferred": round((caught + deferred) / wrong, 4) if wrong else None,
-        "false_positive_rate": round(false_pos / correct, 4) if correct else None,
-        "auto_skips_model_on_correct": round(skipped / correct, 4) if correct else None,
-        "recall_by_type": {t: f"{a}/{b}" for t, (a, b) in sorted(per_type.items())},
-        "ms_per_case_median": round(statistics.median(times), 3),
-        "ms_per_case_p95": round(times[int(len(times) * 0.95) - 1], 3),
-        "ms_per_case_p99": round(times[max(0, int(len(times) * 0.99) - 1)], 3),
-        "ms_per_case_max": round(times[-1], 3),
-        "families": families if len(families) > 1 else None,
-        "misses": misses,
-    }
+    return {"corpus": str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path),
+            "cases": len(cases), "total": total, "families": families,
+            "ms_median": round(statistics.median(times), 3) if times else None,
+            "ms_p99": round(times[max(0, int(len(times) * 0.99) - 1)], 3) if times else None,
+            "floor_ms_median": round(statistics.median(floors), 3) if floors else None,
+            "misses": misses}
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    lines = [f"### {result['corpus']} ({result['cases']} cases)", "",
+             "| family | right/wrong | false alarms | silent misses | proven | deferred | skips model "
+             "| stands unreviewed |", "|---|---|---|---|---|---|---|---|"]
+    rows = sorted(result["families"].items()) + [("**all**", result["total"])]
+    for name, r in rows:
+        lines.append(f"| {name} | {r['right']}/{r['wrong']} | {r['false_alarms']} | {r['silent']} | "
+                     f"{r['proven']} ({_pct(r['proven'], r['wrong'])}) | {r['deferred']} | "
+                     f"{r['skips_model']} ({_pct(r['skips_model'], r['right'])}) | {r['stands_unreviewed']} |")
+    ratio = result["ms_median"] / result["floor_ms_median"] if result["floor_ms_median"] else 0
+    lines += ["", f"guard per case: median {result['ms_median']} ms, p99 {result['ms_p99']} ms; floor "
+              f"(parsing the case) median {result['floor_ms_median']} ms; ratio {ratio:.0f}x"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("corpora", nargs="*", type=Path)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--misses", action="store_true", help="list the false alarms and misses")
+    args = parser.parse_args(argv)
+    paths = args.corpora or sorted((ROOT / "fixtures" / "corpus").glob("guard_cases*.jsonl"))
+    for path in paths:
+        result = run(path)
+        misses = result.pop("misses")
+        print(json.dumps(result, indent=1) if args.json else markdown(result))
+        if args.misses:
+            for miss in misses:
+                print("  ", miss)
+        print()
+    return 0
 
 
 if __name__ == "__main__":
-    paths = [Path(p) for p in sys.argv[1:]] or [ROOT / "fixtures" / "corpus" / "guard_cases.jsonl",
-                                                ROOT / "fixtures" / "corpus" / "guard_cases_people.jsonl"]
-    for p in paths:
-        result = run(p)
-        misses = result.pop("misses")
-        print(json.dumps(result, indent=1))
-        for m in misses:
-            print("  ", m)
+    sys.exit(main())
