@@ -15,6 +15,7 @@ from reflection.dates_lexicon import (
     MONTH_RE,
     NUMW,
     PARTS_OF_DAY,
+    WEEKDAY_RE,
     ZONE_ALONE,
     ZONE_CITY,
     ZONES,
@@ -56,6 +57,13 @@ P_T_NOON = rx(r"\b(?:12\s+)?(?P<w>noon|midday|mid-day|midnight)\b")
 P_TRANGE = rx(rf"(?<![\d:.])(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<ap1>{AP_RE})?"
               rf"\s*(?:-|–|to)\s*"
               rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>{AP_RE})")
+# CONTRACT 4: "2-4", "10-12" or "2 to 4:30" after a day is a time range, never a date (not
+# September 11 in "sunday 9-11"); the atom is the range alone, the day is its own atom.
+P_DAY_TRANGE = rx(rf"(?:\b{WEEKDAY_RE}|\b(?:today|tomorrow|tmrw|tmr|tonight|tonite))\s*,?\s+"
+                  rf"(?:from\s+|between\s+|at\s+)?"
+                  rf"(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<sep>-|–|to|until|till)\s*"
+                  rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?(?![\d:/.])(?!\s*(?:{AP_RE}))")
+_FROM_BEFORE = rx(r"\bfrom\s+(?:\w+\s+){0,2}$")
 
 _Z_ALONE = "|".join(sorted(ZONE_ALONE, key=len, reverse=True))
 _Z_CITY = "|".join(re.escape(c) for c in ZONE_CITY)
@@ -212,6 +220,21 @@ def _time_range(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return Atom(m.start(), m.end(), time_span(t1, t2), prio=0)
 
 
+def _day_time_range(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'sunday 9-11', 'sat 2 to 4:30' (CONTRACT 4: a range after a day is a time range). With a
+    move verb, 'from sunday 9 to 11' is two times, not a range."""
+    if m.group("sep").isalpha() and ctx.move and _FROM_BEFORE.search(ctx.text[max(0, m.start() - 30):m.start()]):
+        return None
+    h1, h2 = int(m.group("h1")), int(m.group("h2"))
+    if h1 > 23 or h2 > 23 or (h1 > 12 and not m.group("m1")) or (h2 > 12 and not m.group("m2")):
+        return None
+    t1 = clock(h1, m.group("m1"))
+    t2 = clock(h2, m.group("m2"))
+    if t1 is None or t2 is None:
+        return None
+    return Atom(m.start("h1"), m.end(), time_span(t1, t2), prio=0)
+
+
 def _zone(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'Eastern', 'PT', 'London time', 'Europe/Paris', 'her time' (the city the text names)."""
     if m.group("iana"):
@@ -251,6 +274,7 @@ TIME_RULES: tuple[Rule, ...] = (
     Rule("clock-words", P_T_PAST, _clock_words),
     Rule("noon-midnight", P_T_NOON, _noon),
     Rule("time-range", P_TRANGE, _time_range),
+    Rule("day-time-range", P_DAY_TRANGE, _day_time_range),
     Rule("zone", P_ZONE, _zone),
     Rule("unknown-zone", P_BADZONE, _unknown_zone),
 )

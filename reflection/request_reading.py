@@ -26,7 +26,10 @@ from reflection.resolver import Expression, Resolution
 from tools.events import Event
 
 Scope = Literal["occurrence", "series", "unknown"]
-Role = Literal["target", "source", "negated"]
+Role = Literal["target", "source", "negated", "current"]
+"""A phrase's part in its clause: where the event goes (`target`), where it comes from (`source`,
+"from Tuesday"), what it must not be (`negated`, "not at 5"), or how things are now (`current`,
+"the dentist is at 3", "it's tues at 6:10 right?"): only a target says where the event goes."""
 
 DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:ped)?|scrap(?:ped)?|"
                        r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
@@ -66,7 +69,14 @@ FREE_TIME_RE = re.compile(
     r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
     r"\bno\s+(?:clash|conflict|overlap)|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
     r"(?:a\s+)?(?:time|slot|gap|spot)\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
-    r"free\b|\bsomewhere\s+(?:free|it\s+fits)", re.I)
+    r"free\b|\bsomewhere\s+(?:free|it\s+fits)|"
+    r"\ba\s+free\s+(?:\d+|half|an?|one|two|three|ten|fifteen|twenty|thirty|forty[-\s]?five|ninety)\b|"
+    r"\bfree\s+(?:\d+\s*(?:min|mins|minutes|h|hr|hrs|hours?)\b|half\s+(?:an\s+)?hour)|"
+    r"\bwhen(?:ever)?\s+(?:we'?re|we\s+are|i'?m|i\s+am|they'?re|both\s+of\s+us\s+are|everyone(?:'?s|\s+is))"
+    r"\s+(?:both\s+|all\s+)?(?:free|available|not\s+busy)\b|\b(?:both|all)\s+free\b|"
+    r"\bwhen\s+nothing(?:'?s|\s+is)?\s+(?:else\s+)?(?:on|booked|scheduled|happening)\b|"
+    r"\bnothing\s+else\s+(?:is\s+)?on\b|\bsqueeze\s+(?:it|this|that|them|\w+)\s+in\b|"
+    r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
                                 r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?)\s*$", re.I)
 SOURCE_BEFORE_RE = re.compile(r"\bfrom\s*$", re.I)
@@ -78,6 +88,57 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
     r"christmas|thanksgiving|easter|halloween|new\s+year'?s?)\b", re.I)
+TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
+                           r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
+"""Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
+SPAN_FROM_DAY_RE = re.compile(
+    r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
+    r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\b|\bfortnight\b", re.I)
+"""'a week from Tuesday', 'a fortnight from friday': not defined by the policy (CONTRACT 4)."""
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NOT_MISSPELT = frozenset({"sundae", "sundaes", "someday", "midday", "weekday", "weekdays", "today",
+                           "monthly", "mondo", "sunny", "saturn", "fridge", "friend", "friends", "fried",
+                           "tuesdays", "mondays", "wednesdays", "thursdays", "fridays", "saturdays",
+                           "sundays", "holiday", "birthday", "payday", "everyday", "thurs", "tues", "weds"})
+_WORD_RE = re.compile(r"[a-z]{5,10}", re.I)
+
+
+def misspelt_weekdays(text: str) -> list[str]:
+    """Words that look like a day name but are not one ("wensday", "thrusday", "fridy"): the
+    policy gives them no reading, so whatever they touch stays open (CONTRACT 5, Certainty)."""
+    from rapidfuzz import fuzz
+
+    found: list[str] = []
+    for match in _WORD_RE.finditer(text):
+        word = match.group(0).casefold()
+        if word in _WEEKDAY_NAMES or word in _NOT_MISSPELT:
+            continue
+        if any(fuzz.ratio(word, day) >= 80 for day in _WEEKDAY_NAMES):
+            found.append(match.group(0))
+    return found
+
+
+def _cities_after_times(text: str, resolution: Resolution) -> list[str]:
+    """'3pm melbourne', '9am tokyo': a city after a time with no word "time" is not read as that
+    city's clock (CONTRACT 4), so the time is open, not the person's own clock."""
+    from reflection.dates_lexicon import ZONE_CITY
+
+    out: list[str] = []
+    for expr in resolution.expressions:
+        if expr.kind not in ("time", "datetime", "range") or expr.explicit_zone:
+            continue
+        after = text[expr.end_index:expr.end_index + 30].casefold()
+        match = re.match(r"\s*(?:in\s+|,\s*)?([a-z][a-z .'-]*)", after)
+        if not match:
+            continue
+        words = match.group(1)
+        for city in ZONE_CITY:
+            if words.startswith(city) and not re.match(rf"{re.escape(city)}\s+time\b", words):
+                out.append(text[expr.start_index:expr.end_index + 1 + len(match.group(0))].strip())
+                break
+    return out
+
+
 ZONE_WORD_RE = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]{2,})\s+time\b(?!\s*zone)", re.I)
 NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spare first family screen
 story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
@@ -121,6 +182,11 @@ class Mention:
     def sources(self) -> list[Phrase]:
         return [p for p in self.phrases if p.role == "source"]
 
+    @property
+    def current(self) -> list[Phrase]:
+        """Phrases stating how this event is now ("it's at 6:10, right?")."""
+        return [p for p in self.phrases if p.role == "current"]
+
 
 @dataclass
 class RequestReading:
@@ -140,6 +206,12 @@ class RequestReading:
     same_time: bool
     uncovered_date_words: list[str]
     clean_binding: bool                   # every mention got its phrases by the plain rule
+    other_event_anchors: list[tuple[int, int]] = field(default_factory=list)
+
+    def anchored_to_another(self, clause: tuple[int, int] | None) -> bool:
+        """Whether a part of the message places an event relative to another one: in `clause`,
+        or anywhere when no clause is given."""
+        return any(clause is None or clause[0] <= a < clause[1] for a, _ in self.other_event_anchors)
 
     def mentions_of(self, key: str) -> list[Mention]:
         return [m for m in self.mentions if key in m.ref.keys()]
@@ -207,6 +279,54 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
     return "target"
 
 
+CURRENT_BEFORE_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|it'?s|its|that'?s|which\s+is)|['\u2019]s|\bs)\s+(?:still\s+|currently\s+|"
+    r"normally\s+|usually\s+|already\s+|supposed\s+to\s+be\s+)?(?:on\s+|at\s+|for\s+|set\s+for\s+|"
+    r"scheduled\s+for\s+|booked\s+for\s+|planned\s+for\s+)?(?:the\s+)?$|"
+    r"\b(?:got|was|were|been|has\s+been|have\s+been|had\s+been)\s+(?:moved|changed|pushed|switched|"
+    r"rescheduled|bumped|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until|for)?\s*$|"
+    r"\b(?:currently|right\s+now\s+it'?s|at\s+the\s+moment\s+it'?s)\s+(?:on\s+|at\s+)?$", re.I)
+"""Words before a phrase that state how things are now: "the dentist is at 3", "piano's tuesday
+4:30", "it got moved to Friday"."""
+QUESTION_TAG_AFTER_RE = re.compile(
+    r"^\s*,?\s*(?:right|yeah|yes|correct|isn'?t\s+it|isnt\s+it|no|innit|ok|yea|yep|aren'?t\s+they|"
+    r"wasn'?t\s+it|i\s+think|i\s+believe|iirc|now)?\s*\?+", re.I)
+
+
+OTHER_EVENT_ANCHOR_RE = re.compile(
+    r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
+    r"|\b(?:before|after|following|ahead\s+of)\s+"
+    r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
+    r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
+    r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
+    r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
+    r"(?:the\s+)?[a-z]+", re.I)
+"""Where one event is placed relative to another ("put the dinner right after it", "move swim to
+when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
+(new or old) time, which code does not chain, so what it touches stays open."""
+
+
+def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
+    """Phrases that state how things are now ("track practice is tues at 6:10 right?") become
+    `current` when a later phrase says where the event goes ("make it half an hour later"): the
+    stated time is then the event's own, not its target. Alone, a phrase keeps its role (the
+    statement may be all there is to go on: "dinner's at 7 on friday, add it")."""
+    out: list[Phrase] = []
+    for i, phrase in enumerate(phrases):
+        later_change = any(p.role == "target" for p in phrases[i + 1:]) or bool(
+            SAME_TIME_RE.search(text[phrase.end_index:]))
+        before = text[max(0, phrase.start_index - 40):phrase.start_index]
+        before = re.split(r"[.;!?\n]|\band\b|\bthen\b|\bbut\b", before)[-1]
+        stated = bool(CURRENT_BEFORE_RE.search(before)) or bool(QUESTION_TAG_AFTER_RE.match(text[phrase.end_index:]))
+        is_now = phrase.text.strip().casefold() in ("now", "right now")
+        if phrase.role == "target" and later_change and stated and phrase.shift is None \
+                and phrase.day_relative is None and not is_now:
+            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
+                            phrase.shift, phrase.day_relative)
+        out.append(phrase)
+    return out
+
+
 def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
              relatives: list[DayRelative]) -> list[Phrase]:
     taken: list[tuple[int, int]] = [(r.start_index, r.end_index) for r in relatives]
@@ -232,7 +352,7 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
                                  text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
                        for x in raw[i + 1:])
         out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
-    return out
+    return _current_state(text, out)
 
 
 def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolution: Resolution) -> list[str]:
@@ -245,6 +365,10 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
         if word in NOT_A_ZONE or any(a <= match.start(2) < b for a, b in spans):
             continue
         out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
+    out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
+    out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
+    out += misspelt_weekdays(text)
+    out += _cities_after_times(text, resolution)
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
         if any(a <= match.start() < b for a, b in spans):
             continue
@@ -274,10 +398,16 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
             pending.append(item)
             continue
         assert isinstance(item, Phrase)
-        same_clause = bool(last_group) and _clause_of(item.start_index, clauses) == last_group[-1].clause
+        clause = _clause_of(item.start_index, clauses)
+        same_clause = bool(last_group) and clause == last_group[-1].clause
         group = pending or (last_group if same_clause else [])
         if not group and last_group:
-            continue  # a phrase in a sentence of its own ("this week is a mess"): context only
+            # a later sentence that points back ("track practice is tues at 6:10 right? make it
+            # half an hour later") continues the last group; one of its own is context only
+            words = text[clause[0]:item.start_index]
+            if not (re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) and _verbs(words)):
+                continue
+            group = last_group
         if not group:
             leading.append(item)
             continue
@@ -363,4 +493,5 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         lengths=lengths, verbs=_verbs(text), scope=_scope(text),
         pronoun=bool(PRONOUN_RE.search(text)), group=bool(GROUP_RE.search(text)),
         free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
-        uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean)
+        uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean,
+        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)])

@@ -47,5 +47,29 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
         certain = not reading.mentions and bool(all_targets) and one_group(all_targets)
         return Binding(all_targets, certain)
     targets = _dedupe([p for m in mentions for p in m.targets])
-    certain = (reading.clean_binding and len(mentions) == 1 and bool(targets) and one_group(targets))
-    return Binding(targets or all_targets, certain and bool(targets))
+    if not targets:
+        # the message names this event but gives it no phrase of its own ("... and put the dinner
+        # right after it"): another event's phrase proves nothing about it
+        return Binding([], False)
+    certain = (reading.clean_binding and len(mentions) == 1 and one_group(targets))
+    return Binding(targets, certain)
+
+
+def anchored_elsewhere(ctx: CheckContext, write: WriteCall) -> bool:
+    """The write's time is said relative to another event ("put the dinner right after it"). A
+    reference places the event named last before it (with no phrase of its own in between); one
+    that follows no such mention places a new event (a create) or one the message does not name."""
+    reading = ctx.reading
+    placed: set[str] = set()
+    unplaced = False
+    for start, _end in reading.other_event_anchors:
+        before = [m for m in reading.mentions if m.ref.start < start]
+        last = max(before, key=lambda m: m.ref.start, default=None)
+        between = [p for p in reading.phrases if last is not None and last.ref.end <= p.start_index < start]
+        if last is None or between:
+            unplaced = True
+        else:  # an uncertain mention places every event it may name
+            placed |= {last.ref.best} if last.certain else set(last.ref.keys())
+    if write.kind == "create" or not ctx.mentions_for(write.event_id):
+        return unplaced
+    return ctx.series_key(write.event_id) in placed

@@ -93,10 +93,10 @@ class CheckContext:
 
     # ------------------------------------------------------------------ findings
     def error(self, write: WriteCall | int, type_: FindingType, issue: str, correction: str,
-              phrase: str | None = None) -> None:
+              phrase: str | None = None, proof: dict[str, Any] | None = None) -> None:
         index = write if isinstance(write, int) else write.index
         sub = None if isinstance(write, int) else write.sub
-        self.findings.append(Finding(type_, "error", issue, correction, "symbolic", index, phrase))
+        self.findings.append(Finding(type_, "error", issue, correction, "symbolic", index, phrase, proof))
         self.flagged.add((index, sub))
         if index in self.calls:
             self.calls[index].errors += 1

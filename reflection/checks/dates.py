@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
-from reflection.checks.binding import bind
+from reflection.checks.binding import anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
@@ -135,6 +135,9 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     _weekday_fact(ctx, start, "start", write.written("start"))
     update = write.kind == "update"
+    if anchored_elsewhere(ctx, write):
+        ctx.unsure(write, "its time is said relative to another event")
+        return
     binding = bind(ctx, write)
     if not binding.phrases:
         ctx.unsure(write, "no phrase of the message says when")
@@ -145,6 +148,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     wall = _wall(write.input.get("start"))
     _odd_offset(ctx, write, start, tz_name)
+    _stated_state(ctx, write, current)
     allowed = _allowed(ctx, binding.phrases, current, update)
     if update and current is not None and current.recurrence and write.event_id == current.id:
         _series_clock_only(ctx, allowed)
@@ -169,6 +173,21 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _stated_state(ctx: CheckContext, write: WriteCall, current: Event | None) -> None:
+    """"it's tues at 6:10, right?": when what the person says of the event now is not what the
+    calendar holds, a change relative to it could start from either, so nothing is proven."""
+    if current is None:
+        return
+    stated = [p for m in ctx.mentions_for(write.event_id) for p in m.current]
+    for phrase in stated:
+        allowed = _allowed(ctx, [phrase], None, False)
+        if allowed.empty:
+            continue
+        if not judge(ctx.local(current.start), allowed, ctx.tz, None).ok:
+            ctx.unsure(write, f"the message says '{phrase.text}' but the calendar has "
+                       f"{describe_when(ctx.local(current.start))}")
 
 
 def unread_date_words(ctx: CheckContext) -> list[str]:
@@ -266,6 +285,9 @@ def check_end(ctx: CheckContext) -> None:
 
 
 def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
+    if anchored_elsewhere(ctx, write):
+        ctx.unsure(write, "its time is said relative to another event")
+        return
     current = _current(ctx, write)
     tz_name = write.input.get("timezone") or (current.timezone if current else None)
     start = ctx.read_when(write.written("start"), tz_name) if write.written("start") else None
@@ -293,8 +315,40 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
         ctx.error(write, "time", f"the event ends ({write.written('end')}) before it starts "
                   f"({write.written('start')})", "set an end after the start")
         return
+    if _check_range_end(ctx, write, start, end) is not None:
+        return
     length = end - start
     _check_length(ctx, write, current, length)
+
+
+def _check_range_end(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> bool | None:
+    """A time range the person gave ("sunday 9-11", "6-7:30") sets the end as well as the start:
+    the end of the reading the start matches. None when no range phrase is bound to the write
+    or none of its readings starts at the written start (the start check speaks to that)."""
+    binding = bind(ctx, write)
+    pairs: list[tuple[Phrase, datetime, datetime]] = []
+    for phrase in binding.phrases:
+        expr = phrase.expression
+        if expr is None or expr.kind != "range" or expr.part_of_day is not None:
+            continue
+        for cand in expr.candidates:
+            if isinstance(cand.start, datetime) and isinstance(cand.end, datetime):
+                pairs.append((phrase, cand.start.astimezone(ctx.tz), cand.end.astimezone(ctx.tz)))
+    local = start.astimezone(ctx.tz)
+    matching = [(p, a, b) for p, a, b in pairs if (a.hour, a.minute) == (local.hour, local.minute)]
+    if not matching:
+        return None
+    if any(abs((end - start) - (b - a)) <= timedelta(minutes=1) for _, a, b in matching):
+        return True
+    phrase, a, b = matching[0]
+    if binding.certain:
+        ctx.error(write, "time", f"'{phrase.text}' runs from {a:%H:%M} to {b:%H:%M}; the call ends the event at "
+                  f"{end.astimezone(ctx.tz):%H:%M}", f"end it at {b:%H:%M}", phrase.text,
+                  proof={"phrase": phrase.text, "role": phrase.role, "readings": [f"{x:%H:%M}-{y:%H:%M}"
+                         for _, x, y in matching], "written": f"{local:%H:%M}-{end.astimezone(ctx.tz):%H:%M}"})
+    else:
+        ctx.unsure(write, f"the end does not match the range '{phrase.text}'")
+    return False
 
 
 def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, length: timedelta) -> None:
