@@ -69,7 +69,7 @@ def anchored_elsewhere(ctx: CheckContext, write: WriteCall) -> bool:
         if last is None or between:
             unplaced = True
         else:  # an uncertain mention places every event it may name
-            placed |= {last.ref.best} if last.certain else set(last.ref.keys())
+            placed |= {last.ref.best} if last.certain and last.ref.best else set(last.ref.keys())
     if write.kind == "create" or not ctx.mentions_for(write.event_id):
         return unplaced
     return ctx.series_key(write.event_id) in placed
