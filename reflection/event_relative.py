@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Literal
 
 _NUM_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -43,15 +44,21 @@ EXTEND_RE = re.compile(r"\b(extend|longer|add)\b", re.I)
 SHORTEN_RE = re.compile(r"\b(shorten|shorter|cut)\b", re.I)
 
 
+ShiftPart = Literal["both", "start", "end"]
+
+
 @dataclass(frozen=True)
 class Shift:
-    """Move start and end together by `amount`, in one of `directions` (+1 later, -1 earlier)."""
+    """Move start and end together by `amount`, in one of `directions` (+1 later, -1 earlier);
+    `part` is "end" for "make it end half an hour earlier" (the start stays) and "start" for
+    "start 10 minutes sooner" (whether the end follows is another question: a pin or a length)."""
 
     span: str
     start_index: int
     end_index: int
     amount: timedelta
     directions: frozenset[int]
+    part: ShiftPart = "both"
 
     def readings(self, start: datetime | date) -> list[datetime | date]:
         return [start + self.amount * d for d in sorted(self.directions)]
@@ -126,6 +133,13 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):
             continue
         part = re.split(r",|\band\b", before)[-1]  # the words of this part of the sentence
+        longer = re.match(r"\s*(?:longer|more|extra|over)\b", after, re.I) or \
+            re.search(r"\b(?:add|extra|another)\s*$", part, re.I)
+        shorter = re.match(r"\s*(?:shorter|less|fewer)\b", after, re.I) or \
+            re.search(r"\b(?:cut|trim|shave|take)\s+(?:\w+\s+)?(?:off\s+)?$", part, re.I)
+        if longer or shorter:
+            lengths.append(Length(match.group(0), match.start(), match.end(), amount, 1 if longer else -1))
+            continue
         is_length = bool(re.search(r"(?:\bfor|\blasting|\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
                                    r"\bshorten\w*(?:\s+\w+)?\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
                                    part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
@@ -150,7 +164,11 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
             directions.add(-1)
         if not directions:
             directions = {1, -1}
-        shifts.append(Shift(match.group(0), match.start(), match.end(), amount, frozenset(directions)))
+        ends = re.search(r"\b(?:end|ends|ending|finish\w*|wrap\w*\s+up|get\s+out|let\s+out|over)\b", part, re.I)
+        starts = re.search(r"\b(?:start|starts|starting|begin\w*|kick\s+off)\b", part, re.I)
+        shift_part: ShiftPart = "end" if ends and not starts else "start" if starts and not ends else "both"
+        shifts.append(Shift(match.group(0), match.start(), match.end(), amount, frozenset(directions),
+                            shift_part))
     return shifts, lengths
 
 

@@ -25,11 +25,12 @@ from reflection.event_relative import (
 from reflection.resolver import Expression, Resolution
 from tools.events import Event
 
-Scope = Literal["occurrence", "series", "unknown"]
-Role = Literal["target", "source", "negated", "current"]
+Scope = Literal["occurrence", "following", "series", "unknown"]
+Role = Literal["target", "source", "negated", "current", "end"]
 """A phrase's part in its clause: where the event goes (`target`), where it comes from (`source`,
 "from Tuesday"), what it must not be (`negated`, "not at 5"), or how things are now (`current`,
-"the dentist is at 3", "it's tues at 6:10 right?"): only a target says where the event goes."""
+"the dentist is at 3", "it's tues at 6:10 right?"), or when it ends (`end`, "make it end at 5:30",
+"run till 6:30"): only a target says where the event starts."""
 
 DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:ped)?|scrap(?:ped)?|"
                        r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
@@ -41,8 +42,9 @@ CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|t
                        r"we\s+have\s+an?|got\s+an?)\b", re.I)
 MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
                      r"switch\w*|swap\w*|postpone\w*|delay\w*|make\s+(?:it|them)|instead|"
-                     r"earlier|later|slide|put\s+(?:it|them|\w+)\s+(?:to|at|on)|back|forward|"
-                     r"rebook|can\s+we\s+do)\b", re.I)
+                     r"earlier|later|slide|put\s+(?:it|them|\w+)\s+(?:to|at|on)|"
+                     r"(?:push|move|bump|put|set|shift|slide|nudge|pull)\w*(?:\s+\w+){0,3}\s+(?:back|forward)|"
+                     r"(?:is|are|['\u2019]s)\s+now|rebook|can\s+we\s+do)\b", re.I)
 SWAP_RE = re.compile(r"\b(swap\w*|switch\s+(?!to\b)|trade|flip|exchange)\b", re.I)
 RENAME_RE = re.compile(r"\b(rename\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b", re.I)
 OCCURRENCE_RE = re.compile(
@@ -76,6 +78,9 @@ FREE_TIME_RE = re.compile(
     r"\s+(?:both\s+|all\s+)?(?:free|available|not\s+busy)\b|\b(?:both|all)\s+free\b|"
     r"\bwhen\s+nothing(?:'?s|\s+is)?\s+(?:else\s+)?(?:on|booked|scheduled|happening)\b|"
     r"\bnothing\s+else\s+(?:is\s+)?on\b|\bsqueeze\s+(?:it|this|that|them|\w+)\s+in\b|"
+    r"\baround\s+everything\s+else\b|\bwhere\s+there'?s\s+(?:room|space|a\s+gap)\b|"
+    r"\bis\s+there\s+(?:a|any)\s+(?:gap|opening|free\s+\w+|slot|window)\b|\bfit\s+\w+(?:\s+\w+)?\s+in\b|"
+    r"\bwithout\s+(?:a\s+)?(?:clash|conflict|overlap)\w*\b|\bnot\s+(?:clash|conflict|overlap)\w*\b|"
     r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
                                 r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?)\s*$", re.I)
@@ -207,6 +212,9 @@ class RequestReading:
     uncovered_date_words: list[str]
     clean_binding: bool                   # every mention got its phrases by the plain rule
     other_event_anchors: list[tuple[int, int]] = field(default_factory=list)
+    pinned_end: bool = False              # "same end time", "keep the end"
+    pinned_start: bool = False            # "keep the start", "start stays", "longer at the end"
+    same_length: bool = False             # "same length"
 
     def anchored_to_another(self, clause: tuple[int, int] | None) -> bool:
         """Whether a part of the message places an event relative to another one: in `clause`,
@@ -257,7 +265,19 @@ def _verbs(text: str) -> set[str]:
     return found
 
 
+FOLLOWING_RE = re.compile(
+    r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\s+(?:week|month|time)\s+on\b|\bgoing\s+forward\b|"
+    r"\bmoving\s+forward\b|\bfrom\s+then\s+on\b|\bfrom\s+here\s+on\b|\bstarting\s+(?:next|this|on|from|"
+    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
+    r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b|\bfrom\s+\w+\s+onwards?\b|"
+    r"\bonwards\b", re.I)
+"""CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
+following ones (a `following` change splits the series)."""
+
+
 def _scope(text: str) -> Scope:
+    if FOLLOWING_RE.search(text) and not OCCURRENCE_RE.search(text):
+        return "following"
     occ, ser = bool(OCCURRENCE_RE.search(text)), bool(SERIES_RE.search(text))
     if occ and not ser:
         return "occurrence"
@@ -266,10 +286,30 @@ def _scope(text: str) -> Scope:
     return "unknown"
 
 
+END_BEFORE_RE = re.compile(
+    r"\b(?:end|ends|ending|finish|finishes|finishing|wrap\s+up|wraps\s+up|over|done|let\s+out|get\s+out)"
+    r"\s+(?:at|by|around|till|until|til)\s*$|"
+    r"\b(?:run|runs|running|go|goes|going|last|lasts|stay|keep\s+it)\s+(?:till|until|til|past)\s*$|"
+    r"\b(?:till|until|til|untill)\s*$|\bend\s+time\s+(?:to|of|at)?\s*$", re.I)
+"""Words before a time that say when an event ends ("make it end at 5:30", "running till 6:30")."""
+PIN_END_RE = re.compile(
+    r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
+    r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
+    r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b", re.I)
+PIN_START_RE = re.compile(
+    r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+start(?:\s+time)?\b|"
+    r"\bstart(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
+    r"\bstill\s+(?:start|begin)(?:s|ing)?\s+at\b|\blonger\s+at\s+the\s+end\b|\bat\s+the\s+end\b", re.I)
+SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\s+(?:length|duration)\b|"
+                            r"\b(?:length|duration)\s+(?:stays|the\s+same)\b", re.I)
+
+
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
     if NEGATION_BEFORE_RE.search(before):
         return "negated"
+    if END_BEFORE_RE.search(before):
+        return "end"
     if SOURCE_BEFORE_RE.search(before) and later_targets:
         return "source"
     after = text[end:end + 3]
@@ -336,6 +376,9 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
     for found in resolution.expressions:
         if found.kind == "duration" or found.recurrence:
             continue
+        if found.span.strip().casefold() in ("now", "right now") and not re.search(
+                r"\b(?:to|for|at|until|till)\s*$", text[max(0, found.start_index - 8):found.start_index], re.I):
+            continue  # "tennis is every thursday now", "it's now at 5": an adverb, not a time
         if any(a < found.end_index and found.start_index < b for a, b in taken):
             # "same time next week", "the day after": the event-relative reading replaces the
             # resolver's reading from now
@@ -494,4 +537,6 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         pronoun=bool(PRONOUN_RE.search(text)), group=bool(GROUP_RE.search(text)),
         free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
         uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean,
-        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)])
+        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)],
+        pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
+        same_length=bool(SAME_LENGTH_RE.search(text)))

@@ -42,12 +42,17 @@ class SymbolicResult:
         return self.has_error or any(not c.verified for c in self.calls.values())
 
     def dates_verified(self, index: int | None) -> bool:
-        """Whether the dates of a call (or, with no index, of every dated call) were verified."""
+        """Whether the dates of a call (or, with no index, of every dated call) were verified. A
+        call with no start (an end-only change, an occurrence delete) is verified when every value
+        it writes is (CONTRACT 5)."""
         if index is not None and index in self.calls:
             c = self.calls[index]
-            return c.dates_checked and c.dates_ok
+            return (c.dates_checked and c.dates_ok) or (not c.writes_start and c.verified)
         dated = [c for c in self.calls.values() if c.dates_checked]
-        return bool(dated) and all(c.dates_ok for c in dated)
+        undated = [c for c in self.calls.values() if not c.dates_checked]
+        if not dated:
+            return bool(undated) and all(not c.writes_start and c.verified for c in undated)
+        return all(c.dates_ok for c in dated) and all(c.verified for c in undated if not c.writes_start)
 
     def is_named(self, event_id: str) -> bool:
         """The message names this event (or its series) and no other for that part."""
@@ -92,10 +97,17 @@ def _reading_facts(ctx: CheckContext) -> None:
                           f"{ctx.case.timezone}"))
 
 
+def _writes_start(call: GuardCall) -> bool:
+    updates = call.input.get("updates")
+    items: list[object] = list(updates) if isinstance(updates, list) else [call.input]
+    return any(isinstance(item, dict) and "start" in item for item in items)
+
+
 def check_symbolic(case: GuardCase) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
     reading = read_request(case.user_message, resolution, case.calendar)
-    calls = {i: CallCheck(i) for i, c in enumerate(case.tool_calls) if is_guarded(c.name)}
+    calls = {i: CallCheck(i, writes_start=_writes_start(c)) for i, c in enumerate(case.tool_calls)
+             if is_guarded(c.name)}
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
     for _name, check in CHECKS:

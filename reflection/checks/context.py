@@ -62,6 +62,7 @@ class CallCheck:
     dates_ok: bool = True         # every compared date is inside a reading
     unsure: list[str] = field(default_factory=list)
     errors: int = 0
+    writes_start: bool = True     # False for an end-only change, a delete, a place or title change
 
     @property
     def verified(self) -> bool:

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
-from reflection.checks.binding import anchored_elsewhere, bind
+from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
@@ -89,9 +89,7 @@ def check_start(ctx: CheckContext) -> None:
         if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
         if write.kind == "update" and "start" not in write.input:
-            if "end" in write.input:
-                ctx.unsure(write, "the end changed without a start")
-            continue
+            continue  # an end-only change is judged by check_end
         _check_one_start(ctx, write)
 
 
@@ -139,6 +137,12 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         ctx.unsure(write, "its time is said relative to another event")
         return
     binding = bind(ctx, write)
+    end_only = [p for p in binding.phrases if p.shift is not None and p.shift.part == "end"]
+    if end_only or (ctx.reading.pinned_start and update):
+        binding = Binding([p for p in binding.phrases if p not in end_only], binding.certain)
+        if current is not None and not [p for p in binding.phrases if p.role == "target"]:
+            _start_kept(ctx, write, current, start, binding.certain)
+            return
     if not binding.phrases:
         ctx.unsure(write, "no phrase of the message says when")
         return
@@ -173,6 +177,21 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _start_kept(ctx: CheckContext, write: WriteCall, current: Event, start: date | datetime,
+                certain: bool) -> None:
+    """"make it end half an hour earlier", "keep the start": the start must stay where it is."""
+    before = ctx.local(current.start)
+    ctx.calls[write.index].dates_checked = True
+    if start == before:
+        return
+    if certain:
+        ctx.error(write, "time", f"the start was to stay at {describe_when(before)}; the call moves it to "
+                  f"{describe_when(start)}", f"keep the start at {describe_when(before)}", None,
+                  proof={"pinned": "start", "kept": str(before), "written": str(start)})
+    else:
+        ctx.unsure(write, "the start was to stay where it was")
 
 
 def _stated_state(ctx: CheckContext, write: WriteCall, current: Event | None) -> None:
@@ -296,9 +315,40 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     end_given = "end" in write.input or (write.call.result and write.written("end"))
     end = ctx.read_when(write.written("end"), tz_name) if end_given else None
     if end is None and current is not None and start is not None and "start" in write.input:
-        end = start + current.duration if isinstance(start, datetime) else None
+        if not isinstance(start, datetime):
+            return
+        # A new start alone: the tools keep the length, while "only the given fields change"
+        # (CONTRACT 3) may also be read as the end staying. With no result to say which, the
+        # end is judged under both readings, and only what both agree on counts.
+        _judge_open_end(ctx, write, current, start)
+        return
     if start is None or end is None:
         return
+    _judge_end(ctx, write, current, start, end)
+
+
+def _judge_open_end(ctx: CheckContext, write: WriteCall, current: Event, start: datetime) -> None:
+    kept_end = ctx.local(current.end)
+    ends = [start + current.duration]
+    if isinstance(kept_end, datetime) and kept_end > start and abs(kept_end - ends[0]) > timedelta(minutes=1):
+        ends.append(kept_end)
+    outcomes = []
+    for end in ends:
+        saved = (list(ctx.findings), set(ctx.flagged), ctx.calls[write.index].errors,
+                 list(ctx.calls[write.index].unsure))
+        _judge_end(ctx, write, current, start, end)
+        outcomes.append((ctx.findings[len(saved[0]):], ctx.calls[write.index].errors - saved[2],
+                         ctx.calls[write.index].unsure[len(saved[3]):]))
+        ctx.findings[:], ctx.flagged, ctx.calls[write.index].errors = saved[0], saved[1], saved[2]
+        ctx.calls[write.index].unsure[:] = saved[3]
+    if len(outcomes) == 1 or all(bool(o[1]) for o in outcomes) or not any(o[1] or o[2] for o in outcomes):
+        _judge_end(ctx, write, current, start, ends[0])
+        return
+    ctx.unsure(write, "the end depends on whether a new start alone keeps the length")
+
+
+def _judge_end(ctx: CheckContext, write: WriteCall, current: Event | None, start: date | datetime,
+               end: date | datetime) -> None:
     if end is not None and write.written("end") is not None:
         _weekday_fact(ctx, end, "end", write.written("end"))
     all_day = bool(write.written("all_day")) or is_date_only(write.written("start")) or \
@@ -317,8 +367,83 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
         return
     if _check_range_end(ctx, write, start, end) is not None:
         return
+    if current is not None and _check_end_words(ctx, write, current, start, end) is not None:
+        return
+    if write.kind == "update" and "start" not in write.input and "end" in write.input:
+        ctx.unsure(write, "the end changed and no words of the message say to what")
+        return
     length = end - start
     _check_length(ctx, write, current, length)
+
+
+def _end_phrases(ctx: CheckContext, write: WriteCall) -> list[Phrase]:
+    """Phrases that say when this write's event ends ("end at 5:30", "till 6:30")."""
+    mentions = ctx.mentions_for(write.event_id)
+    if mentions:
+        return [p for m in mentions for p in m.phrases if p.role == "end"]
+    if len([w for w in ctx.writes if w.kind != "delete"]) == 1:
+        return [p for p in ctx.reading.phrases if p.role == "end"]
+    return []
+
+
+def _end_readings(ctx: CheckContext, write: WriteCall, current: Event, start: datetime
+                  ) -> tuple[list[datetime], str] | None:
+    """Every end the person's words allow for this write, and the words; None when they say
+    nothing about its end."""
+    ends: list[datetime] = []
+    bound = bind(ctx, write).phrases
+    for phrase in _end_phrases(ctx, write):
+        expr = phrase.expression
+        if expr is None:
+            continue
+        for cand in expr.candidates:
+            if not isinstance(cand.start, datetime):
+                continue
+            clock = cand.start.astimezone(ctx.tz).time()
+            at = datetime.combine(start.date(), clock, tzinfo=ctx.tz)
+            ends.append(at if at > start else at + timedelta(days=1))
+        if ends:
+            return ends, phrase.text
+    end_shifts = [p for p in bound if p.shift is not None and p.shift.part == "end"]
+    if end_shifts:
+        shift = end_shifts[0].shift
+        assert shift is not None
+        old_end = ctx.local(current.end)
+        return [old_end + shift.amount * d for d in sorted(shift.directions)
+                if isinstance(old_end, datetime)], end_shifts[0].text
+    if ctx.reading.pinned_end and isinstance(current.end, datetime):
+        return [current.end.astimezone(ctx.tz)], "the same end"
+    return None
+
+
+def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event, start: datetime,
+                     end: datetime) -> bool | None:
+    """The end against what the person said of it: an end time, an end-only shift, a pinned end.
+    True when it matches, False when flagged, None when the words say nothing of the end."""
+    found = _end_readings(ctx, write, current, start)
+    if found is None:
+        return None
+    ends, words = found
+    if any(abs(end - e) <= timedelta(minutes=1) for e in ends):
+        return True
+    certain = bind(ctx, write).certain or (len(ctx.mentions_for(write.event_id)) == 1
+                                            and ctx.mentions_for(write.event_id)[0].certain)
+    # a bare "until 7" may be about something else ("he has futsal until 7"): only an end verb
+    # ("end at", "finish by", "run till") proves what the person wants of this event's end
+    phrase = next((p for p in _end_phrases(ctx, write) if p.text == words), None)
+    if phrase is not None and not re.search(r"\b(?:end|ends|ending|finish\w*|wrap\w*|over|done|run\w*|"
+                                            r"go\w*|last\w*|stay|keep)\b[^.,;!?]{0,12}$",
+                                            ctx.reading.text[max(0, phrase.start_index - 25):phrase.start_index],
+                                            re.I):
+        certain = False
+    wanted = " or ".join(f"{e:%H:%M}" for e in ends)
+    if certain:
+        ctx.error(write, "time", f"'{words}' ends it at {wanted}; the call ends it at {end.astimezone(ctx.tz):%H:%M}",
+                  f"end it at {wanted}", words,
+                  proof={"phrase": words, "role": "end", "readings": [str(e) for e in ends], "written": str(end)})
+    else:
+        ctx.unsure(write, f"the end does not match '{words}'")
+    return False
 
 
 def _check_range_end(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> bool | None:
@@ -374,6 +499,10 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
             ctx.unsure(write, "the new event is longer than a day")
         return
     if abs(length - current.duration) <= timedelta(minutes=1):
+        return
+    if any(p.shift is not None and p.shift.part == "start" for m in mentions for p in m.targets) \
+            and not ctx.reading.same_length:
+        ctx.unsure(write, "whether the end moves with the start was not said")
         return
     shifted = any(p.shift is not None for m in mentions for p in m.targets) or (
         not mentions and any(p.shift is not None for p in ctx.reading.phrases))

@@ -197,6 +197,10 @@ def check_series_scope(ctx: CheckContext) -> None:
             if ctx.is_flagged(write):
                 continue
             whole = write.event_id == key
+            written_scope = str(write.input.get("scope") or ("series" if whole else "occurrence"))
+            if written_scope == "following" or scope == "following":
+                _check_following(ctx, write, master, scope, written_scope)
+                continue
             if scope == "unknown" and not whole and _day_named(ctx, write, master, mentions):
                 continue  # "swim tmrw → 5:30": the occurrence on the day the person named
             if scope == "unknown":
@@ -209,6 +213,27 @@ def check_series_scope(ctx: CheckContext) -> None:
                           f"{_verb(write)} one occurrence", "change the series (its own id)")
             elif not whole:
                 _check_occurrence_day(ctx, write, master, mentions)
+
+
+def _check_following(ctx: CheckContext, write: WriteCall, master: Event, said: str, written: str) -> None:
+    """CONTRACT 3/4: "from now on" is that occurrence and the following ones (`scope`
+    following); one occurrence or the whole series for it, or a following change where one
+    occurrence or the series was said, is a scope the message contradicts."""
+    if said == written:
+        if said == "following":
+            ctx.unsure(write, "where the following part of the series starts is for judgement")
+        return
+    if said == "unknown" or "occurrence" not in (said, written):
+        # "from now on" for the whole series differs only in past occurrences, which a person
+        # rarely minds: judgement, not proof
+        ctx.unsure(write, "the message does not say from which occurrence on" if said == "unknown"
+                   else "the series was changed from a different occurrence on than said")
+        return
+    words = {"occurrence": "one occurrence", "following": "this and every later occurrence",
+             "series": "the whole series"}
+    ctx.error(write, "other", f"{words.get(said, said)} of '{master.title}' was asked; the call changes "
+              f"{words.get(written, written)}", f"change {words.get(said, said)} (scope {said})", None,
+              proof={"scope_said": said, "scope_written": written})
 
 
 def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> bool:
