@@ -19,12 +19,12 @@ if __package__ in (None, ""):
     __package__ = "bench.guard_eval"
 
 from bench.guard_eval.model import Scenario, set_start
-from bench.guard_eval.mutations import LOCAL_FORMS_ONLY, MUTATIONS
+from bench.guard_eval.mutations import LOCAL_FORMS, LOCAL_FORMS_ONLY, MUTATIONS
 from bench.guard_eval.render import case, forms_for
 from bench.guard_eval.scenarios import FAMILIES, build
 
 DEFAULT_SEED = 20251022
-DEFAULT_COUNT = 6000
+DEFAULT_COUNT = 8000
 CORRECT_SHARE = 0.55
 
 
@@ -46,9 +46,35 @@ def _correct(rng: random.Random, sc: Scenario) -> Iterator[tuple[list[Any], str]
             if len(t.allowed) > 1 and "start" in calls[t.call].input:
                 set_start(calls[t.call], rng.choice(t.allowed))
         for c in calls:
-            if c.name == "create_calendar_event" and t_free(sc) and rng.random() < 0.2:
+            if (c.name == "create_calendar_event" and not c.input.get("all_day") and not sc.info.get("keep_end")
+                    and t_free(sc) and rng.random() < 0.2):
                 c.input.pop("end", None)
         yield calls, form
+
+
+def _mutations(rng: random.Random, sc: Scenario, want: int) -> list[tuple[str, list[Any]]]:
+    """Up to ``want`` wrong call sets; the first from the scenario's own wrong forms
+    (``info["prefer"]``: the phenomenon its family is about) when one applies, the rest from all."""
+    names = list(MUTATIONS)
+    rng.shuffle(names)
+    prefer = [n for n in names if n in sc.info.get("prefer", ())]
+    out: list[tuple[str, list[Any]]] = []
+    for name in prefer:
+        if want <= 0:
+            break
+        mutated = MUTATIONS[name](sc, rng)
+        if mutated is not None:
+            out.append((name, mutated))
+            break
+    for name in names:
+        if len(out) >= want:
+            break
+        if any(name == n for n, _ in out):
+            continue
+        mutated = MUTATIONS[name](sc, rng)
+        if mutated is not None:
+            out.append((name, mutated))
+    return out
 
 
 def t_free(sc: Scenario) -> bool:
@@ -74,18 +100,9 @@ def generate(seed: int = DEFAULT_SEED, count: int = DEFAULT_COUNT) -> list[dict[
         for calls, form in _correct(rng, sc):
             if len(ok) < want_ok:
                 ok.append(case("", sc, calls, form, True, None, backend, prelude))
-        names = list(MUTATIONS)
-        rng.shuffle(names)
-        made = 0
-        for name in names:
-            if made >= 2 or len(bad) >= want_bad:
-                break
-            mutated = MUTATIONS[name](sc, rng)
-            if mutated is None:
-                continue
-            forms = [f for f in forms_for(sc) if name not in LOCAL_FORMS_ONLY or f in ("offset", "naive_tz")]
+        for name, mutated in _mutations(rng, sc, min(2, want_bad - len(bad))):
+            forms = [f for f in forms_for(sc) if name not in LOCAL_FORMS_ONLY or f in LOCAL_FORMS]
             bad.append(case("", sc, mutated, rng.choice(forms or ["offset"]), False, name, backend, prelude))
-            made += 1
     cases = ok + bad
     random.Random(seed + 1).shuffle(cases)
     for i, c in enumerate(cases):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from .model import Call, Literal, Scenario, Target, set_start, start_of
 from .zones import UTC, at, local, localize, shift_wall
@@ -37,8 +37,17 @@ def _move_to(sc: Scenario, target: Target, new: datetime) -> list[Call] | None:
 
 
 def _in_window(sc: Scenario, new: datetime) -> bool:
+    """Whether ``new`` is a start the message also allows beyond the targets' own readings: a free
+    slot, a tolerated reading, or any free start inside a free-time window."""
     slots: list[datetime] = sc.info.get("free_slots") or []
-    return new in slots
+    if new in slots or new in (sc.info.get("tolerated") or ()):
+        return True
+    window = sc.info.get("free_window")
+    if window is None:
+        return False
+    length: timedelta = sc.info["free_len"]
+    busy = sc.info["busy_all"]
+    return window[0] <= new < window[1] and not any(b.start < new + length and new < b.end for b in busy)
 
 
 def day_off(sc: Scenario, rng: random.Random) -> list[Call] | None:
@@ -274,6 +283,249 @@ def overlaps_busy(sc: Scenario, rng: random.Random) -> list[Call] | None:
     return calls
 
 
+# ---------------------------------------------------------------- the newer families' wrong forms
+
+def _on_day(call: Call, zone: str, day: date) -> datetime:
+    """The call's start clock (in ``zone``) on another day."""
+    return at(day, local(start_of(call), zone).time().replace(tzinfo=None), zone)
+
+
+def stated_time(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """current_state: the write is the time the message states the event is at now."""
+    stated = sc.info.get("stated")
+    if stated is None:
+        return None
+    return _move_to(sc, sc.targets[0], stated)
+
+
+def stated_twin(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """current_state: the stated time's other half of the day (with the change applied, or not)."""
+    stated = sc.info.get("stated")
+    if stated is None:
+        return None
+    t = sc.targets[0]
+    hours = -12 if local(stated, t.phrase_zone).hour >= 12 else 12
+    twin = shift_wall(stated, t.phrase_zone, timedelta(hours=hours))
+    if t.shift is not None and rng.random() < 0.5:
+        twin = shift_wall(twin, t.phrase_zone, t.shift)
+    return _move_to(sc, t, twin)
+
+
+def old_end(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """chained: the second event starts at the first one's old end, not its new one."""
+    end = sc.info.get("chain_old_end")
+    if end is None:
+        return None
+    return _move_to(sc, sc.targets[1], end)
+
+
+def shift_wrong_event(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """chained: the shift applied to the second event (from its own time), the first left alone."""
+    delta = sc.info.get("chain_delta")
+    if delta is None:
+        return None
+    calls = _clone(sc)
+    second = calls[1]
+    if second.name == "update_calendar_event":
+        ev = sc.info["chain_second"]
+        set_start(second, shift_wall(ev.start, ev.zone, delta))
+    else:
+        set_start(second, shift_wall(sc.info["chain_old_end"], second.zone, delta))
+    return [second]
+
+
+def month_day(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """day_range: "9-11" read as a month and day (September 11)."""
+    day: date | None = sc.info.get("month_day_date")
+    if day is None:
+        return None
+    calls = _clone(sc)
+    call = calls[0]
+    ev = sc.info.get("moved")
+    if ev is not None:
+        start = at(day, local(ev.start, ev.zone).time().replace(tzinfo=None), ev.zone)
+        call.input["start"], call.input["end"] = start, start + ev.duration
+        if start in sc.targets[0].allowed:
+            return None
+        return calls
+    call.input = {"title": call.input["title"], "start": day.isoformat(),
+                  "end": (day + timedelta(days=1)).isoformat(), "all_day": True}
+    return calls
+
+
+def wrong_length(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """day_range: the start is right but the end is not the range's (the old length kept, or an hour)."""
+    length: timedelta | None = sc.info.get("range_length")
+    if length is None:
+        return None
+    calls = _clone(sc)
+    call = calls[0]
+    ev = sc.info.get("moved")
+    new = ev.duration if ev is not None and ev.duration != length else None
+    if new is None:
+        new = timedelta(hours=1) if length != timedelta(hours=1) else timedelta(hours=2)
+    call.input["end"] = start_of(call) + new
+    return calls
+
+
+def runs_into_busy(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """free_time_words: starts in a free gap but runs into a busy event."""
+    busy = sc.info.get("busy")
+    length: timedelta | None = sc.info.get("free_len")
+    if busy is None or length is None or sc.info.get("free_window") is None:
+        return None
+    calls = _clone(sc)
+    start = busy.start - timedelta(minutes=max(5, int(length.total_seconds() // 120) // 5 * 5))
+    calls[0].input["start"] = start
+    calls[0].input["end"] = start + length
+    return calls
+
+
+def pinned_moved(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """pinned: the part the message keeps (start or end) moved as well."""
+    options: list[tuple[datetime, datetime]] = sc.info.get("pinned_wrong") or []
+    if not options:
+        return None
+    start, end = rng.choice(options)
+    calls = _clone(sc)
+    calls[0].input["start"], calls[0].input["end"] = start, end
+    return calls
+
+
+def end_wrong(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """pinned / no_start: an end the message does not allow (minutes off, the other half, a day off)."""
+    allowed: tuple[datetime, ...] = sc.info.get("end_allowed") or ()
+    if not allowed:
+        return None
+    tolerated = tuple(sc.info.get("end_tolerated") or ())
+    calls = _clone(sc)
+    call = calls[0]
+    end = call.input["end"]
+    zone = call.zone
+    delta = rng.choice((timedelta(minutes=15), timedelta(minutes=30), timedelta(hours=1), timedelta(hours=12),
+                        timedelta(days=1)))
+    new = shift_wall(end, zone, delta if rng.random() < 0.5 else -delta)
+    if new in allowed or new in tolerated:
+        return None
+    call.input["end"] = new
+    return calls
+
+
+def title_other_person(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """created_values: the created title names another person than the message does."""
+    titles: list[str] = sc.info.get("title_wrong") or []
+    if not titles:
+        return None
+    calls = _clone(sc)
+    calls[0].input["title"] = rng.choice(titles)
+    return calls
+
+
+def _span(sc: Scenario, days: int) -> list[Call] | None:
+    span: tuple[date, date] | None = sc.info.get("span")
+    if span is None:
+        return None
+    end = span[1] + timedelta(days=days)
+    if end <= span[0]:
+        return None
+    calls = _clone(sc)
+    calls[0].input["end"] = end.isoformat()
+    return calls
+
+
+def span_shorter(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """created_values: an all-day span one day short (the last day taken as the exclusive end)."""
+    return _span(sc, -1)
+
+
+def span_longer(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """created_values: an all-day span one day longer than asked."""
+    return _span(sc, 1)
+
+
+def occurrence_stamp_local(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """no_start: the occurrence id stamped with the local wall time marked Z (not an occurrence)."""
+    if not sc.info.get("stamp_mutation"):
+        return None
+    series, day = sc.info["series"], sc.info["occ_day"]
+    orig = series.occurrence(day)
+    loc = local(orig, series.zone)
+    if loc.utcoffset() == timedelta(0):
+        return None
+    calls = _clone(sc)
+    calls[0].input["event_id"] = f"{series.id}_{loc.strftime('%Y%m%dT%H%M%S')}Z"
+    return calls
+
+
+def one_wrong_day(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """duplicate_once: one of several writes a day or two off (one problem, to be reported once)."""
+    if not sc.info.get("once"):
+        return None
+    t = _timed(sc, rng)
+    if t is None:
+        return None
+    days = rng.choice((-2, -1, 1, 2))
+    new = shift_wall(start_of(sc.calls[t.call]), t.phrase_zone, timedelta(days=days))
+    if any(new in o.allowed for o in sc.targets):  # onto another write: a second problem
+        return None
+    return _move_to(sc, t, new)
+
+
+def copy_created(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """duplicate_once: one moved event also created anew at its new time (a duplicate, not also a conflict)."""
+    if not sc.info.get("once"):
+        return None
+    idx = [i for i, c in enumerate(sc.calls) if c.name == "update_calendar_event" and "start" in c.input]
+    if not idx:
+        return None
+    by_id = {e.id: e for e in sc.calendar}
+    calls = _clone(sc)
+    src = calls[rng.choice(idx)]
+    ev = by_id[src.input["event_id"]]
+    inp: dict[str, object] = {"title": ev.title, "start": src.input["start"], "end": src.input.get("end")}
+    if ev.location:
+        inp["location"] = ev.location
+    return calls + [Call("create_calendar_event", inp, src.zone)]
+
+
+def created_twice(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """duplicate_once: one of several created events created twice."""
+    if not sc.info.get("multi_create"):
+        return None
+    calls = _clone(sc)
+    i = rng.randrange(len(calls))
+    return calls[: i + 1] + [calls[i].clone()] + calls[i + 1:]
+
+
+def base_day(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """unread_words: "a week from Tuesday" written on that Tuesday itself."""
+    days: tuple[date, ...] = sc.info.get("base_days") or ()
+    t = _timed(sc, rng)
+    if not days or t is None:
+        return None
+    return _move_to(sc, t, _on_day(sc.calls[t.call], t.phrase_zone, rng.choice(days)))
+
+
+def week_for_fortnight(sc: Scenario, rng: random.Random) -> list[Call] | None:
+    """unread_words: "a fortnight from Friday" written one week from it."""
+    days: tuple[date, ...] = sc.info.get("base_days") or ()
+    t = _timed(sc, rng)
+    if not days or t is None or not sc.info.get("fortnight"):
+        return None
+    return _move_to(sc, t, _on_day(sc.calls[t.call], t.phrase_zone, rng.choice(days) + timedelta(days=7)))
+
+
+def _ordinal(name: str) -> Mutation:
+    def mutate(sc: Scenario, rng: random.Random) -> list[Call] | None:
+        days: tuple[date, ...] = (sc.info.get("ordinal_wrong") or {}).get(name, ())
+        t = _timed(sc, rng)
+        if not days or t is None:
+            return None
+        return _move_to(sc, t, _on_day(sc.calls[t.call], t.phrase_zone, rng.choice(days)))
+    mutate.__doc__ = f"ordinal_day: the day a misreading gives ({name})."
+    return mutate
+
+
 MUTATIONS: dict[str, Mutation] = {
     "day_off": day_off, "wrong_weekday": wrong_weekday, "ampm_swap": ampm_swap, "utc_as_local": utc_as_local,
     "wrong_offset": wrong_offset, "from_now": from_now, "wrong_direction": wrong_direction,
@@ -282,8 +534,18 @@ MUTATIONS: dict[str, Mutation] = {
     "wrong_occurrence": wrong_occurrence, "whole_series": whole_series, "occurrence_only": occurrence_only,
     "bad_occurrence_id": bad_occurrence_id, "home_for_business": home_for_business, "half_done": half_done,
     "relative_to_other": relative_to_other, "wrong_zone": wrong_zone, "overlaps_busy": overlaps_busy,
+    "stated_time": stated_time, "stated_twin": stated_twin, "old_end": old_end,
+    "shift_wrong_event": shift_wrong_event, "month_day": month_day, "wrong_length": wrong_length,
+    "runs_into_busy": runs_into_busy, "pinned_moved": pinned_moved, "end_wrong": end_wrong,
+    "title_other_person": title_other_person, "span_shorter": span_shorter, "span_longer": span_longer,
+    "occurrence_stamp_local": occurrence_stamp_local, "one_wrong_day": one_wrong_day, "copy_created": copy_created,
+    "created_twice": created_twice, "base_day": base_day, "week_for_fortnight": week_for_fortnight,
+    "ordinal_week_off": _ordinal("ordinal_week_off"), "ordinal_other_month": _ordinal("ordinal_other_month"),
+    "ordinal_nearest": _ordinal("ordinal_nearest"),
 }
 #: Mutations whose wrongness lives in the written text: rendered with an offset or naive local time.
 LOCAL_FORMS_ONLY = {"utc_as_local", "wrong_offset"}
+#: The forms those mutations are rendered in (a bulk of naive local times counts).
+LOCAL_FORMS = ("offset", "naive_tz", "bulk_naive_tz")
 
 

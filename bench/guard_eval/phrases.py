@@ -133,3 +133,154 @@ def time_phrase(rng: random.Random, clock: time, style: str) -> TimePhrase:
     if hour >= 13:
         shapes.append(f"at {hour}:{minute:02d}")
     return TimePhrase(rng.choice(shapes), (clock,), True)
+
+
+# ---------------------------------------------------------------- newer families' phrases
+
+WEEKDAY_ABBR = (("mon",), ("tue", "tues"), ("wed",), ("thu", "thurs"), ("fri",), ("sat",), ("sun",))
+#: Misspelled day names people type; the date policy does not read them (CONTRACT §4).
+MISSPELLED = (("mondy", "monady", "mnoday"), ("tuesdy", "teusday", "tusday"), ("wensday", "wednsday", "wendsday"),
+              ("thrusday", "thursdy", "thurday"), ("fridy", "firday", "friady"), ("saterday", "satruday", "sautrday"),
+              ("sundy", "snuday", "suday"))
+TEXT_TOMORROW = ("2moro", "2morrow", "2morow", "tmrw")
+TEXT_TONIGHT = ("2nite", "2night")
+ORDINAL_WORDS = ("first", "second", "third", "fourth")
+
+
+def weekday_set(today: date, weekday: int) -> tuple[date, ...]:
+    """``Friday``: the first one on or after today; said on that day, today or a week later."""
+    first = today + timedelta(days=(weekday - today.weekday()) % 7)
+    return (first, first + timedelta(days=7)) if first == today else (first,)
+
+
+@dataclass(frozen=True)
+class RangePhrase:
+    """A time range after a day ("9-11", "2 to 4:30"): its starts, its length, and a tolerated start.
+
+    CONTRACT §4: start and end in the same half of the day unless the end would then come before
+    the start ("11-1" is 11:00-13:00), so "2-4" is {02:00-04:00, 14:00-16:00}. For a range that
+    crosses noon only 11:00-13:00 is generated as right; its evening twin is never made a wrong form.
+    """
+
+    text: str
+    starts: tuple[time, ...]
+    length: timedelta
+    tolerated: tuple[time, ...]
+    month_day: tuple[int, int] | None  # "9-11" also reads as a month/day (September 11)
+
+
+def range_phrase(rng: random.Random) -> RangePhrase:
+    """A bare range of 1-3 hours starting between 1 and 11 o'clock, never touching 12."""
+    while True:
+        hour = rng.choice((1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 10, 11, 11))
+        minute = rng.choice((0, 0, 0, 0, 30))
+        length = rng.choice((60, 90, 120, 120, 120, 180))
+        start = hour * 60 + minute
+        end = start + length
+        end12 = end % 720
+        if end12 // 60 == 0:  # an end at 12:xx: noon or midnight, not generated
+            continue
+        break
+    crossing = end >= 720
+    joiner = rng.choice(("-", "-", "-", " to "))
+    text = f"{_clock(hour, minute)}{joiner}{_clock(end12 // 60, end12 % 60)}"
+    am = time(hour, minute)
+    pm = time(hour + 12, minute)
+    month_day = (hour, end12 // 60) if joiner == "-" and minute == 0 and end12 % 60 == 0 else None
+    if crossing:
+        return RangePhrase(text, (am,), timedelta(minutes=length), (pm,), month_day)
+    return RangePhrase(text, (am, pm), timedelta(minutes=length), (), month_day)
+
+
+def month_day_date(today: date, month: int, day: int) -> date | None:
+    """``11/5``: the first such date on or after today (None when no month has that day)."""
+    for year in (today.year, today.year + 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            return None
+        if d >= today:
+            return d
+    return None
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The n-th (1-4) weekday of a month, or the last one for n == -1."""
+    if n == -1:
+        nxt = date(year + (month == 12), month % 12 + 1, 1)
+        last = nxt - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    first = date(year, month, 1)
+    return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+
+
+def _add_months(year: int, month: int, k: int) -> tuple[int, int]:
+    m = month - 1 + k
+    return year + m // 12, m % 12 + 1
+
+
+@dataclass(frozen=True)
+class OrdinalPhrase:
+    """An ordinal day ("the first Monday of December") and its one reading, with misreadings."""
+
+    text: str
+    day: date
+    wrong: dict[str, tuple[date, ...]]  # mutation name -> dates a misreading would give
+
+
+def ordinal_phrase(rng: random.Random, today: date) -> OrdinalPhrase:
+    """One of: the n-th weekday of a month, the last weekday of the month, weekday the n-th, the n-th."""
+    kind = rng.choice(("nth_of_month", "nth_of_month", "last_of_month", "weekday_dom", "weekday_dom", "dom"))
+    wd = rng.randrange(7)
+    name = WEEKDAYS[wd]
+    if kind == "nth_of_month":
+        n = rng.choice((1, 1, 2, 3, 4))
+        month = _add_months(today.year, today.month, rng.choice((0, 1, 1, 2, 3, 5)))[1]
+        d = nth_weekday(today.year, month, wd, n)
+        if d < today:
+            d = nth_weekday(today.year + 1, month, wd, n)
+        py, pm = _add_months(d.year, d.month, -1)
+        ny, nm = _add_months(d.year, d.month, 1)
+        this_month = nth_weekday(today.year, today.month, wd, n)
+        text = f"the {ORDINAL_WORDS[n - 1]} {name} of {MONTHS[month - 1]}"
+        wrong = {"ordinal_week_off": (d - timedelta(days=7), d + timedelta(days=7)),
+                 "ordinal_other_month": (nth_weekday(py, pm, wd, n), nth_weekday(ny, nm, wd, n)),
+                 "ordinal_nearest": tuple(x for x in (this_month, today + timedelta(days=(wd - today.weekday()) % 7))
+                                          if x >= today)}
+        return OrdinalPhrase(text, d, wrong)
+    if kind == "last_of_month":
+        d = nth_weekday(today.year, today.month, wd, -1)
+        ny, nm = _add_months(today.year, today.month, 1)
+        other = nth_weekday(ny, nm, wd, -1)
+        if d < today:
+            d, other = other, d
+        text = f"the last {name} of the month"
+        wrong = {"ordinal_week_off": (d - timedelta(days=7),),
+                 "ordinal_other_month": (other,),
+                 "ordinal_nearest": (today + timedelta(days=(wd - today.weekday()) % 7 or 7),)}
+        return OrdinalPhrase(text, d, wrong)
+    if kind == "weekday_dom":
+        # a real date 10-300 days ahead names the pair; the reading is the first date that is both
+        ahead = today + timedelta(days=rng.randint(10, 300))
+        while ahead.day > 28:
+            ahead += timedelta(days=1)
+        dom, wd, name = ahead.day, ahead.weekday(), WEEKDAYS[ahead.weekday()]
+        d = today
+        while not (d.day == dom and d.weekday() == wd):
+            d += timedelta(days=1)
+        nearest_dom = today
+        while nearest_dom.day != dom:
+            nearest_dom += timedelta(days=1)
+        nearest_wd = today + timedelta(days=(wd - today.weekday()) % 7)
+        text = rng.choice((f"{name} the {ordinal(dom)}", f"{name.lower()} the {ordinal(dom)}"))
+        wrong = {"ordinal_week_off": (d - timedelta(days=7), d + timedelta(days=7)),
+                 "ordinal_nearest": (nearest_dom, nearest_wd)}
+        return OrdinalPhrase(text, d, wrong)
+    dom = rng.randint(1, 28)
+    d = today
+    while d.day != dom:
+        d += timedelta(days=1)
+    ny, nm = _add_months(d.year, d.month, 1)
+    text = f"the {ordinal(dom)}"
+    wrong = {"ordinal_other_month": (date(ny, nm, dom),), "ordinal_week_off": (d + timedelta(days=7),)}
+    return OrdinalPhrase(text, d, wrong)

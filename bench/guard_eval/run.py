@@ -49,6 +49,8 @@ class Row:
     skip_model: int = 0
     warn_expected: int = 0
     warn_seen: int = 0
+    err_expected: int = 0
+    err_exact: int = 0
     errors: int = 0
     fa_examples: list[str] = field(default_factory=list)
     miss_examples: list[str] = field(default_factory=list)
@@ -77,6 +79,12 @@ class Row:
                 self.warn_seen += set(wanted) <= types
         else:
             self.wrong += 1
+            wanted_errors = exp.get("error_types")
+            if wanted_errors:
+                # the one problem reported once, with its type: the error findings are exactly those
+                self.err_expected += 1
+                got = sorted(str(f.get("type")) for f in verdict.get("findings", []) if f.get("severity") == "error")
+                self.err_exact += got == sorted(wanted_errors)
             if not valid:
                 self.caught += 1
             elif needed:
@@ -94,15 +102,16 @@ def _pct(n: int, d: int) -> str:
 def table(rows: dict[str, Row], total: Row, per_case_ms: float) -> str:
     """The per-family Markdown table."""
     head = ("| family | cases (correct/wrong) | false alarms | caught (recall) | deferred | silent misses "
-            "| recall incl. deferred | correct skipping model | expected warnings seen |")
-    lines = [head, "|" + "---|" * 9]
+            "| recall incl. deferred | correct skipping model | expected warnings seen | error types exact |")
+    lines = [head, "|" + "---|" * 10]
     for name, r in [*sorted(rows.items()), ("**total**", total)]:
         lines.append(
             f"| {name} | {r.correct + r.wrong} ({r.correct}/{r.wrong}) "
             f"| {r.false_alarms} ({_pct(r.false_alarms, r.correct)}) "
             f"| {r.caught} ({_pct(r.caught, r.wrong)}) | {r.deferred} | {r.silent} ({_pct(r.silent, r.wrong)}) "
             f"| {_pct(r.caught + r.deferred, r.wrong)} | {_pct(r.skip_model, r.correct)} "
-            f"| {f'{r.warn_seen}/{r.warn_expected}' if r.warn_expected else '-'} |")
+            f"| {f'{r.warn_seen}/{r.warn_expected}' if r.warn_expected else '-'} "
+            f"| {f'{r.err_exact}/{r.err_expected}' if r.err_expected else '-'} |")
     lines.append("")
     lines.append(f"Check time per case: {per_case_ms:.2f} ms (wall time of one `calendar-assistant check` run / cases)."
                  + (f" Verdict lines with an error: {total.errors}." if total.errors else ""))

@@ -72,7 +72,19 @@ POOL: tuple[Spec, ...] = (
          (8, 18), 60),
     Spec("pta", "PTA meeting", "School library", ("the PTA meeting", "PTA"), (), "🏫", (18, 20), 60),
 )
-BY_KEY: dict[str, Spec] = {s.key: s for s in POOL}
+#: Events only the newer families place on a calendar (never drawn as random others).
+EXTRA: tuple[Spec, ...] = (
+    Spec("track", "Track practice", "Maya - track team", ("track practice", "track", "the track practice"),
+         ("Maya's track practice", "Maya's track"), "🏃", (16, 18), 90),
+    Spec("dance_show", "Dance show", "Maya - spring recital", ("the dance show", "the recital"),
+         ("Maya's dance show", "Maya's recital"), "💃", (17, 19), 120),
+    Spec("concert", "School concert", "Leo - band concert", ("the concert", "the school concert"),
+         ("Leo's concert", "Leo's band concert"), "🎵", (16, 18), 90),
+    Spec("family_dinner", "Family dinner", None, ("the dinner", "family dinner", "dinner"), (), "🍽️", (18, 20), 90),
+    Spec("tutoring", "Math tutoring", "Leo - with Ms. Chen", ("tutoring", "math tutoring", "the tutoring session"),
+         ("Leo's tutoring", "Leo's math tutoring"), "📐", (15, 18), 60),
+)
+BY_KEY: dict[str, Spec] = {s.key: s for s in POOL + EXTRA}
 #: Events people create (not in the pool's calendars unless a scenario asks).
 NEW_EVENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("School pickup", ("school pickup", "pick up Leo from school")),
