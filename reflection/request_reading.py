@@ -403,9 +403,14 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     spans += [(e.start_index, e.end_index) for e in resolution.expressions]
     spans += [(r.start, r.end) for r in refs if r.candidates]  # "Friday lunch" is a title
     out: list[str] = []
+    zoned = [(e.start_index, e.end_index) for e in resolution.expressions if e.explicit_zone]
     for match in ZONE_WORD_RE.finditer(text):
         word = match.group(2).casefold()
-        if word in NOT_A_ZONE or any(a <= match.start(2) < b for a, b in spans):
+        if word in NOT_A_ZONE:
+            continue
+        # "her time" is read only when a city the message names gave the phrase its zone
+        covering = zoned if word in ("her", "his", "their") else spans
+        if any(a <= match.start(2) < b for a, b in covering):
             continue
         out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]

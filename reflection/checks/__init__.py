@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reflection.checks.context import CheckContext
+from reflection.checks.created import check_all_day_spans, check_calendar, check_created_titles, check_invited
 from reflection.checks.dates import (
     check_contradictions,
     check_end,
@@ -46,6 +47,10 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("start", check_start),
     ("end and length", check_end),
     ("other fields", check_other_fields),
+    ("created titles", check_created_titles),
+    ("invited addresses", check_invited),
+    ("calendar", check_calendar),
+    ("all-day spans", check_all_day_spans),
     ("repeat rule", check_recurrence_rule),
     ("swap", check_swap),
     ("list done", check_half_done),

@@ -1,0 +1,252 @@
+"""Values a write carries besides its times, checked against the people and things the message
+names (CONTRACT 5, "verified in full means every value written was checked"): a created title,
+the addresses invited, the calendar written to, an all-day span.
+
+Each check proves an error only from the message's own words ("book Leo's haircut" written as
+"Maya haircut"; "invite carlos.m@example.com" written as carlos@example.com; "on Maya's calendar"
+written to the family one; "a 3-day trip" written as two days). Anything it cannot read for sure
+leaves the call unverified, so the reflection model looks at it.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+from typing import Any
+
+from reflection.checks.binding import bind
+from reflection.checks.context import CheckContext
+from tools.events import as_date
+
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", re.UNICODE)
+_POSSESSIVE_RE = re.compile(r"\b([^\W\d_]{2,})['\u2019]s\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)", re.UNICODE)
+# Words a title may carry that the message need not say: kinds of event, joiners, filler.
+GENERIC = frozenset("""a an the and with w for of at on in to from my our your his her their
+appt appointment appointments meeting call lesson lessons class session visit practice party event
+time day night trip run pickup pick up drop off dinner lunch breakfast check checkup -
+mr mrs ms dr""".split())
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "a": 1, "an": 1}
+_DAYS_LENGTH_RE = re.compile(r"\b(\d+|one|two|three|four|five|six|seven|a)[\s-]+days?\b(?![\s-]+(?:later|earlier|"
+                             r"before|after|from|ago))", re.I)
+
+
+def _words(text: str) -> list[str]:
+    return [w.casefold().replace("\u2019", "'") for w in _WORD_RE.findall(text)]
+
+
+def _stem(word: str) -> str:
+    word = word.removesuffix("'s")
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _said(word: str, message: set[str]) -> bool:
+    """Whether the message says `word`, allowing plurals, short forms and small typos."""
+    from rapidfuzz import fuzz
+
+    w = _stem(word)
+    for m in message:
+        s = _stem(m)
+        if w == s or (len(w) >= 3 and len(s) >= 3 and (w.startswith(s) or s.startswith(w))):
+            return True
+        if len(w) >= 5 and fuzz.ratio(w, s) >= 85:
+            return True
+    return False
+
+
+def _people(ctx: CheckContext) -> set[str]:
+    """Words that name people here: possessives in the message and the calendar ("Leo's"),
+    names after a dash in titles ("Dentist - Leo"), and the names in invited addresses."""
+    names: set[str] = set()
+    texts = [ctx.reading.text] + [f"{e.title} {e.description or ''}" for e in ctx.case.calendar]
+    for text in texts:
+        names |= {m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text)}
+        for part in re.findall(r"[-\u2013:]\s*([A-Z][^\W\d_]+)\s*$", text):
+            names.add(part.casefold())
+    for event in ctx.case.calendar:
+        for address in event.attendees:
+            names |= {w for w in re.split(r"[._+-]", address.split("@")[0].casefold()) if len(w) > 2}
+    return {n for n in names if n not in GENERIC and len(n) > 1}
+
+
+def check_created_titles(ctx: CheckContext) -> None:
+    """A created title against the message: naming a different person from the one whose thing
+    was asked ("book Leo's haircut" written "Maya haircut") is an error; words the message does
+    not say leave it unverified."""
+    message = set(_words(ctx.reading.text))
+    people = _people(ctx)
+    for write in ctx.writes:
+        if write.kind != "create" or write.failed or ctx.is_flagged(write):
+            continue
+        title = str(write.written("title") or "")
+        title_words = [w for w in _words(title) if w not in GENERIC]
+        proof = _other_person(ctx.reading.text, title, people)
+        if proof is not None:
+            ctx.error(write, "other", f"the message asks for {proof['owner'].title()}'s {proof['thing']}; the "
+                      f"call's title '{title}' names {proof['named'].title()} instead",
+                      f"title it for {proof['owner'].title()}", proof["owner"], proof=proof)
+            continue
+        unsaid = [w for w in title_words if not _said(w, message)]
+        if unsaid:
+            ctx.unsure(write, "the title has words the message does not say: " + ", ".join(unsaid[:3]))
+        elif _owner_missing(ctx.reading.text, title):
+            ctx.unsure(write, "the title leaves out whose it is")
+
+
+def _other_person(text: str, title: str, people: set[str]) -> dict[str, Any] | None:
+    """'leo's haircut' asked, 'Maya haircut' written: the proof, or None."""
+    title_words = set(_words(title))
+    named_in_title = {w.removesuffix("'s") for w in title_words} & people
+    if not named_in_title:
+        return None
+    for match in _POSSESSIVE_RE.finditer(text):
+        owner = match.group(1).casefold()
+        if owner not in people:
+            continue
+        thing = [w for w in _words(match.group(2)) if w not in GENERIC]
+        if not thing or not any(_said(w, title_words) for w in thing):
+            continue
+        if owner in named_in_title or any(owner in w for w in title_words):
+            return None
+        others = sorted(named_in_title - {owner})
+        # "ollie and zara's swim lessons": every name said just before the possessive counts
+        before = set(_words(text[max(0, match.start() - 30):match.start()]))
+        others = [o for o in others if o not in before]
+        if others:
+            return {"owner": owner, "thing": " ".join(thing), "named": others[0], "title": title}
+    return None
+
+
+def _owner_missing(text: str, title: str) -> bool:
+    """'leo's haircut' asked and a title with the haircut but not Leo (and some other name)."""
+    title_words = set(_words(title))
+    for match in _POSSESSIVE_RE.finditer(text):
+        owner = match.group(1).casefold()
+        thing = [w for w in _words(match.group(2)) if w not in GENERIC]
+        if thing and any(_said(w, title_words) for w in thing) and owner not in title_words \
+                and not any(w.startswith(owner) for w in title_words):
+            extra = [w for w in title_words if w not in GENERIC and not any(_said(w, {t}) for t in thing)]
+            if extra:
+                return True
+    return False
+
+
+def check_invited(ctx: CheckContext) -> None:
+    """Addresses written against the ones the message gives: an address the message gives is
+    checked exactly; one it does not give is for judgement (and, left unverified, destructive)."""
+    given = {a.casefold() for a in _EMAIL_RE.findall(ctx.reading.text)}
+    for write in ctx.writes:
+        if write.failed or write.kind == "delete" or "attendees" not in write.input:
+            continue
+        before = ctx.event(write.event_id) if write.kind == "update" else None
+        known = {a.casefold() for a in (before.attendees if before else ())}
+        written = write.input.get("attendees")
+        new = [str(a).casefold() for a in written if str(a).casefold() not in known] \
+            if isinstance(written, list) else []
+        unknown = [a for a in new if a not in given]
+        if unknown and given and not (given & set(new)):
+            ctx.error(write, "other", f"the message gives {', '.join(sorted(given))}; the call invites "
+                      f"{', '.join(unknown)}", f"invite {', '.join(sorted(given))}", None,
+                      proof={"given": sorted(given), "written": unknown})
+        elif unknown:
+            ctx.unsure(write, "it invites an address the message does not give")
+
+
+_CALENDAR_NAMED_RE = re.compile(r"\b(?:on|to|in|into)\s+(?:the\s+)?([^\W\d_]+)(?:['\u2019]s)?\s+(?:own\s+)?"
+                                r"(?:calendar|cal)\b", re.I | re.UNICODE)
+
+
+def check_calendar(ctx: CheckContext) -> None:
+    """"on Maya's calendar" against the calendar written (its name from a list_calendars result);
+    a calendar named that the call does not write to is an error (`calendar`)."""
+    named = [m.group(1).casefold() for m in _CALENDAR_NAMED_RE.finditer(ctx.reading.text)]
+    named = [n for n in named if n not in ("my", "our", "the", "this", "that", "your")]
+    if not named:
+        return
+    names = _calendar_names(ctx)
+    for write in ctx.writes:
+        if write.failed or write.kind == "delete":
+            continue
+        cal = str(write.input.get("calendar_id") or "")
+        label = names.get(cal, cal).casefold()
+        if not cal:
+            ctx.unsure(write, f"'{named[0]}' calendar was named and the call writes to the default one")
+        elif any(n in label for n in named):
+            continue
+        elif cal in names or names:
+            ctx.error(write, "calendar", f"the message names {named[0].title()}'s calendar; the call writes "
+                      f"to '{names.get(cal, cal)}'", f"write it to {named[0].title()}'s calendar", None,
+                      proof={"named": named[0], "written": cal, "written_name": names.get(cal, cal)})
+        else:
+            ctx.unsure(write, "the calendar written is not known by name")
+
+
+def _calendar_names(ctx: CheckContext) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for call in ctx.case.tool_calls:
+        if call.name != "list_calendars":
+            continue
+        result = call.result
+        items = result.get("calendars") if isinstance(result, dict) else result
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and item.get("id"):
+                out[str(item["id"])] = " ".join(str(item.get(k) or "") for k in ("name", "owner")).strip()
+    return out
+
+
+def check_all_day_spans(ctx: CheckContext) -> None:
+    """An all-day create's days against what was asked: 'a 3-day trip' is three days; a span
+    reaching past every day the bound phrases can mean is an error."""
+    for write in ctx.writes:
+        if write.kind != "create" or write.failed or ctx.is_flagged(write):
+            continue
+        if not write.written("all_day"):
+            continue
+        start, end = _day(write.written("start")), _day(write.written("end"))
+        if start is None:
+            continue
+        end = end or start + timedelta(days=1)
+        days = (end - start).days
+        asked = _days_asked(ctx.reading.text)
+        if asked is not None:
+            if days != asked:
+                ctx.error(write, "date", f"{asked} days were asked; the all-day event covers {days} "
+                          f"(its end {end.isoformat()} is exclusive)",
+                          f"end it on {(start + timedelta(days=asked)).isoformat()} (exclusive)", None,
+                          proof={"days_asked": asked, "days_written": days, "end": end.isoformat()})
+            continue
+        binding = bind(ctx, write)
+        allowed: set[date] = set()
+        for phrase in binding.phrases:
+            expr = phrase.expression
+            for cand in expr.candidates if expr is not None else ():
+                first = as_date(cand.start)
+                last = as_date(cand.end) if cand.end is not None else first
+                allowed |= {first + timedelta(days=i) for i in range((last - first).days + 1)}
+        written = {start + timedelta(days=i) for i in range(days)}
+        open_ended = re.search(r"\b(?:starting|from|beginning|begins?|leaving|till|until|through|thru)\b",
+                               ctx.reading.text, re.I)
+        if not allowed or not binding.certain or open_ended:
+            if days > 1:
+                ctx.unsure(write, "how many days the all-day event spans was not said")
+            continue
+        if not written <= allowed:
+            outside = sorted(written - allowed)
+            ctx.error(write, "date", f"the all-day event covers {outside[0].isoformat()}, a day no phrase asks "
+                      "for", "cover only the days asked", binding.phrases[0].text,
+                      proof={"days_allowed": sorted(d.isoformat() for d in allowed),
+                             "days_written": sorted(d.isoformat() for d in written)})
+
+
+def _days_asked(text: str) -> int | None:
+    found = {_NUMBER_WORDS.get(m.group(1).casefold()) or int(m.group(1)) if m.group(1).isdigit()
+             else _NUMBER_WORDS.get(m.group(1).casefold()) for m in _DAYS_LENGTH_RE.finditer(text)}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
+def _day(raw: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(raw)[:10]) if raw else None
+    except ValueError:
+        return None
