@@ -59,10 +59,11 @@ P_TRANGE = rx(rf"(?<![\d:.])(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<ap1>{AP
               rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?\s*(?P<ap2>{AP_RE})")
 # CONTRACT 4: "2-4", "10-12" or "2 to 4:30" after a day is a time range, never a date (not
 # September 11 in "sunday 9-11"); the atom is the range alone, the day is its own atom.
-P_DAY_TRANGE = rx(rf"(?:\b{WEEKDAY_RE}|\b(?:today|tomorrow|tmrw|tmr|tonight|tonite))\s*,?\s+"
-                  rf"(?:from\s+|between\s+|at\s+)?"
+P_DAY_TRANGE = rx(rf"(?:\b{WEEKDAY_RE}|\b(?:today|tomorrow|tmrw|tmr|tonight|tonite)"
+                  rf"|\b{MONTH_RE}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE})"
+                  rf"\s*,?\s+(?:from\s+|between\s+|at\s+)?"
                   rf"(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<sep>-|–|to|until|till)\s*"
-                  rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?(?![\d:/.])(?!\s*(?:{AP_RE}))")
+                  rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?(?![\d:/]|[.]\d)(?!\s*(?:{AP_RE}))")
 _FROM_BEFORE = rx(r"\bfrom\s+(?:\w+\s+){0,2}$")
 
 _Z_ALONE = "|".join(sorted(ZONE_ALONE, key=len, reverse=True))

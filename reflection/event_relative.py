@@ -25,7 +25,7 @@ _UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr":
 _WORDNUM = (r"an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
             r"thirty|forty[\s-]five|forty|sixty|ninety|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few")
 _UNIT_LONG = r"minutes?|mins?|hours?|hrs?|days?|weeks?"
-_AMOUNT = (r"(?<![\w.:])(?P<amount>half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half|"
+_AMOUNT = (r"(?<![\w.:])(?P<amount>half\s+(?:an?\s+)?hour|an?\s+hour\s+and\s+a\s+half|"
            r"\d+(?:\.\d+)?\s*h(?:rs?|ours?)?\s*\d+\s*m(?:in(?:ute)?s?)?\b|"
            rf"(?:(?P<d>\d+(?:\.\d+)?)\s*-?\s*(?P<du>{_UNIT_LONG}|m|h)|(?P<w>{_WORDNUM})[\s-]+(?P<wu>{_UNIT_LONG}))"
            r"\b(?:\s+and\s+a\s+half)?)")
@@ -35,7 +35,7 @@ LATER_RE = re.compile(r"\b(later|delay(?:ed)?|postpone[d]?|push(?:ed)?\b[^.,;!?]
                       r"|push(?:ed)?\s+(?:it|them|that)?\s*out|back\s+by|push(?:ed)?\b(?![^.,;!?]{0,60}?"
                       r"\b(?:up|forward|earlier|in)\b)|bump(?:ed)?\b(?![^.,;!?]{0,60}?\b(?:up|forward|"
                       r"earlier)\b))", re.I)
-EARLIER_RE = re.compile(r"\b(earlier|sooner|move[ds]?\b[^.,;!?]{0,60}?\bup|bump(?:ed)?\b[^.,;!?]{0,60}?"
+EARLIER_RE = re.compile(r"\b(earlier|early|sooner|move[ds]?\b[^.,;!?]{0,60}?\bup|bump(?:ed)?\b[^.,;!?]{0,60}?"
                         r"\bup|bring\s+(?:it\s+|them\s+|\w+\s+)?forward|"
                         r"pull(?:ed)?\s+(?:it\s+|them\s+|\w+\s+)?(?:in|forward|up))\b", re.I)
 SHIFT_VERB_RE = re.compile(r"\b(push|pushed|bump|bumped|shift|shifted|move|moved|slide|nudge|delay|"
@@ -88,7 +88,7 @@ class DayRelative:
 
 def _amount(match: re.Match[str]) -> timedelta | None:
     text = match.group("amount").casefold()
-    if re.match(r"half\s+an?\s+hour", text):
+    if re.match(r"half\s+(?:an?\s+)?hour", text):
         return timedelta(minutes=30)
     if re.search(r"hour\s+and\s+a\s+half", text):
         return timedelta(minutes=90)
@@ -132,6 +132,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
             continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):
             continue
+        if re.match(r"\s*(?:from|after)\s+(?:this\s+|next\s+)?(?:mon|tue|wed|thu|fri|sat|sun)", after, re.I):
+            continue  # "a week from Friday": a date wording (unread by the policy), not a length
         part = re.split(r",|\band\b", before)[-1]  # the words of this part of the sentence
         longer = re.match(r"\s*(?:longer|more|extra|over)\b", after, re.I) or \
             re.search(r"\b(?:add|extra|another)\s*$", part, re.I)

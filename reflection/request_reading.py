@@ -78,7 +78,9 @@ FREE_TIME_RE = re.compile(
     r"\s+(?:both\s+|all\s+)?(?:free|available|not\s+busy)\b|\b(?:both|all)\s+free\b|"
     r"\bwhen\s+nothing(?:'?s|\s+is)?\s+(?:else\s+)?(?:on|booked|scheduled|happening)\b|"
     r"\bnothing\s+else\s+(?:is\s+)?on\b|\bsqueeze\s+(?:it|this|that|them|\w+)\s+in\b|"
-    r"\baround\s+everything\s+else\b|\bwhere\s+there'?s\s+(?:room|space|a\s+gap)\b|"
+    r"\baround\s+everything\s+else\b|\bwhere(?:ver)?\s+(?:the\s+)?(?:calendar|diary|schedule|day)\s+"
+    r"(?:is|'s)\s+(?:empty|free|clear|open)\b|\b(?:where|wherever|when|whenever)\s+there(?:'?s|\s+is)\s+"
+    r"(?:room|space|time|a\s+gap)\b|\bwhen\s+(?:we'?re|i'?m|we\s+are|i\s+am)\s+not\s+busy\b|\bwhere\s+there'?s\s+(?:room|space|a\s+gap)\b|"
     r"\bis\s+there\s+(?:a|any)\s+(?:gap|opening|free\s+\w+|slot|window)\b|\bfit\s+\w+(?:\s+\w+)?\s+in\b|"
     r"\bwithout\s+(?:a\s+)?(?:clash|conflict|overlap)\w*\b|\bnot\s+(?:clash|conflict|overlap)\w*\b|"
     r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
@@ -340,10 +342,17 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
     r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
     r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
-    r"(?:the\s+)?[a-z]+", re.I)
+    r"(?:the\s+)?[a-z]+"
+    r"|\b(?:as\s+soon\s+as|once|when|whenever)\s+(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
+    r"\s+(?:over|done|finished|ends|finishes|wraps\s+up|starts|begins)\b", re.I)
 """Where one event is placed relative to another ("put the dinner right after it", "move swim to
 when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
 (new or old) time, which code does not chain, so what it touches stays open."""
+
+
+BUSY_AFTER_RE = re.compile(r"^\s+(?:is|was|looks|seems|'s)\s+(?:(?:so|really|very|super|kind\s+of|a\s+bit)\s+)?"
+                           r"(?:a\s+mess|messy|crazy|busy|packed|hectic|full|insane|nuts|chaos|chaotic|mad|"
+                           r"a\s+nightmare|rough|slammed|swamped)\b", re.I)
 
 
 def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
@@ -359,6 +368,9 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
         before = re.split(r"[.;!?\n]|\band\b|\bthen\b|\bbut\b", before)[-1]
         stated = bool(CURRENT_BEFORE_RE.search(before)) or bool(QUESTION_TAG_AFTER_RE.match(text[phrase.end_index:]))
         is_now = phrase.text.strip().casefold() in ("now", "right now")
+        if phrase.role == "target" and BUSY_AFTER_RE.match(text[phrase.end_index:]):
+            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
+                            phrase.shift, phrase.day_relative)  # "this week is a mess": not where it goes
         if phrase.role == "target" and later_change and stated and phrase.shift is None \
                 and phrase.day_relative is None and not is_now:
             phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
