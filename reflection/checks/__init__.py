@@ -22,6 +22,7 @@ from reflection.checks.dates import (
 from reflection.checks.ids import check_ids
 from reflection.checks.overlaps import check_overlaps
 from reflection.checks.places import check_location_lookups, check_places
+from reflection.checks.provenance import check_provenance
 from reflection.checks.structure import (
     check_all_parts_done,
     check_create_vs_move,
@@ -38,6 +39,7 @@ Check = Callable[[CheckContext], None]
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("written values are dates", check_written_values),
     ("ids exist", check_ids),
+    ("what untrusted text asked for", check_provenance),
     ("events the message refers to", check_unreferenced),
     ("the named event", check_named_event),
     ("delete or change", check_delete_vs_change),
