@@ -330,6 +330,10 @@ LLM_FORMS: dict[str, tuple[str, str]] = {
                   "ask the person which one they mean"),
     "conflict": ("a change overlapped another event", "check the day for overlaps before writing"),
     "duplicate": ("an event was created that already existed", "look for the event before creating it"),
+    "calendar": ("an event was written to a calendar the person did not name",
+                 "write to the calendar the person names"),
+    "reminder": ("a reminder was written that the person did not ask for",
+                 "write the reminder the person asked for, in minutes before the start"),
     "other": ("the reviewer found a problem with a change", ""),
 }
 """The only lessons a reflection-model finding can teach: one fixed form per finding type. The
