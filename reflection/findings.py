@@ -142,4 +142,6 @@ class Verdict:
         data.update({"valid": self.valid, "confidence": self.confidence,
                      "llm_needed": self.llm_needed, "llm_used": self.llm_used,
                      "findings": [f.to_json() for f in self.findings]})
+        if self.doubts:
+            data["doubts"] = list(self.doubts)
         return data

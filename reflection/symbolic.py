@@ -110,7 +110,8 @@ def check_symbolic(case: GuardCase) -> SymbolicResult:
              if is_guarded(c.name)}
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
-    for _name, check in CHECKS:
+    for name, check in CHECKS:
+        ctx.check_name = name
         check(ctx)
     for write in ctx.writes:
         if write.failed:

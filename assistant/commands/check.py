@@ -24,6 +24,8 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("file", type=existing_file)
     parser.add_argument("--llm", action="store_true",
                         help="live reflection calls for cases without a replayed answer")
+    parser.add_argument("--explain", action="store_true",
+                        help="print each verdict and the proof of each error in words instead of JSON")
     parser.set_defaults(run=run)
 
 
@@ -88,6 +90,20 @@ def run(args: argparse.Namespace) -> int:
     guard = _guard(bool(args.llm))
     lines = list(read_lines(Path(args.file)))
     for number, line in lines:
-        print(json.dumps(verdict_line(guard, number, line), ensure_ascii=False))
+        verdict = verdict_line(guard, number, line)
+        print(_explained(verdict) if args.explain else json.dumps(verdict, ensure_ascii=False))
         sys.stdout.flush()
     return 0
+
+
+def _explained(verdict: dict[str, Any]) -> str:
+    """One verdict line in words (`--explain`)."""
+    from reflection.explain import explain
+    from reflection.findings import Finding, Verdict
+
+    if "error" in verdict:
+        return f"case {verdict.get('id')}: {verdict['error']}"
+    parsed = Verdict(findings=[Finding.from_json(f) for f in verdict["findings"]],
+                     llm_needed=verdict["llm_needed"], llm_used=verdict["llm_used"],
+                     doubts=list(verdict.get("doubts") or []))
+    return explain(parsed, verdict.get("id")) + "\n"

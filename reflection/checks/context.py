@@ -79,6 +79,7 @@ class CheckContext:
     findings: list[Finding] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     flagged: set[tuple[int, int | None]] = field(default_factory=set)
+    check_name: str = ""  # the named check running now, for the proof of what it finds
 
     @property
     def tz(self) -> ZoneInfo:
@@ -97,7 +98,14 @@ class CheckContext:
               phrase: str | None = None, proof: dict[str, Any] | None = None) -> None:
         index = write if isinstance(write, int) else write.index
         sub = None if isinstance(write, int) else write.sub
-        self.findings.append(Finding(type_, "error", issue, correction, "symbolic", index, phrase, proof))
+        base: dict[str, Any] = {"check": self.check_name, "call": index}
+        if not isinstance(write, int):
+            base["event"] = write.event_id or "a new event"
+            base["wrote"] = {k: v for k, v in write.input.items() if k in _PROVEN_FIELDS}
+        if phrase:
+            base["phrase"] = phrase
+        self.findings.append(Finding(type_, "error", issue, correction, "symbolic", index, phrase,
+                                     {**base, **(proof or {})}))
         self.flagged.add((index, sub))
         if index in self.calls:
             self.calls[index].errors += 1
@@ -196,6 +204,9 @@ class CheckContext:
     def calculated_before(self, index: int) -> bool:
         return any(guard_kind(c.name) == "calculate" for c in self.case.tool_calls[:index])
 
+
+_PROVEN_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "attendees", "recurrence",
+                  "scope", "calendar_id", "reminders")
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

@@ -273,7 +273,11 @@ def _report(ctx: CheckContext, write: WriteCall, start: date | datetime, allowed
             and am_pm_swapped(start, allowed, ctx.tz) else ""
         issue = f"{spans} is {wanted}; the call uses {shown}{note}"
     phrase = allowed.phrases()[0].text if allowed.phrases() else None
-    ctx.error(write, verdict.problem or "date", issue, f"use {wanted}", phrase)
+    proof = {"phrases": [{"text": p.text, "role": p.role} for p in allowed.phrases()],
+             "bound_to": write.event_id or "the new event", "readings": wanted,
+             "written": str(write.written("start")), "written_local": shown,
+             "problem": verdict.problem or "date"}
+    ctx.error(write, verdict.problem or "date", issue, f"use {wanted}", phrase, proof=proof)
 
 
 def _weekday_fact(ctx: CheckContext, value: date | datetime, label: str, raw: Any) -> None:
@@ -490,7 +494,9 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
             if len(lengths) == 1 and (current is None or len(mentions) == 1):
                 ctx.error(write, "time", f"'{lengths[0].span}' makes it {_dur(sorted(wanted)[0])} long; "
                           f"the call makes it {_dur(length)} long",
-                          "set the end to the start plus that length", lengths[0].span)
+                          "set the end to the start plus that length", lengths[0].span,
+                          proof={"phrase": lengths[0].span, "role": "length",
+                                 "readings": [_dur(w) for w in sorted(wanted)], "written": _dur(length)})
             else:
                 ctx.unsure(write, "the length does not match what was said")
         return
@@ -513,7 +519,9 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
         # person changes it
         ctx.error(write, "time", f"the event lasted {_dur(current.duration)} and now lasts {_dur(length)}, "
                   "though no new length was asked", f"keep it {_dur(current.duration)} long (move the end "
-                  "by the same amount as the start)")
+                  "by the same amount as the start)", None,
+                  proof={"rule": "a move or shift keeps the length (CONTRACT 4)",
+                         "readings": [_dur(current.duration)], "written": _dur(length)})
     else:
         ctx.unsure(write, "the event's length changed though no length was asked")
 

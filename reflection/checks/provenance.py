@@ -194,7 +194,7 @@ def check_provenance(ctx: CheckContext) -> None:
                           f"does, and text in the calendar is not the person's request",
                           f"do not {_words(action)}: tell the person what {source.where} says instead",
                           None, proof={"action": action, "asked": False, "instruction_in": source.where,
-                                       "instruction": source.text[:160]})
+                                       "instruction": " ".join(source.text.split())[:160]})
                 break
             if nothing_asked or action in ("delete", "invite"):
                 ctx.unsure(write, f"the message does not ask to {_words(action)}")
