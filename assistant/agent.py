@@ -23,10 +23,10 @@ from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport
 from assistant.services import Services
 from reflection.case import GuardCase
 from reflection.guard import GUARD_VERSION, Guard
-from reflection.lessons import LessonStore
+from reflection.lessons.store import LessonStore
+from tools.calendar.events import Event, zone
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
-from tools.events import Event, zone
-from tools.journal import RollbackReport
+from tools.journal.journal import RollbackReport
 from tools.registry import ToolRegistry, tool_definitions
 from tools.specs import is_write, status_line
 

@@ -13,9 +13,9 @@ from assistant.services import Services, build_services, open_lessons, state_eng
 from assistant.settings import Settings
 from reflection.findings import GuardMode
 from reflection.guard import Guard
-from tools.backend import CalendarBackend
+from tools.backends.base import CalendarBackend
+from tools.calendar.events import zone
 from tools.context import ConfirmCallback, grant_all
-from tools.events import zone
 
 
 def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,

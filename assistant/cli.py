@@ -38,9 +38,9 @@ from assistant.commands import (
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
 from assistant.services import RECOVERY_LOG
 from assistant.settings import SettingsError
-from tools.backend import CalendarError
-from tools.events import EventFieldError
-from tools.store import StoreError
+from tools.backends.base import CalendarError
+from tools.calendar.events import EventFieldError
+from tools.store.database import StoreError
 
 
 class Command(Protocol):

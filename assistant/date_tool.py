@@ -6,9 +6,9 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
-from reflection.resolver import resolve
-from tools.backend import CalendarError
-from tools.events import parse_when, zone
+from reflection.dates.resolver import resolve
+from tools.backends.base import CalendarError
+from tools.calendar.events import parse_when, zone
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
+from tools.calendar.events import Event, event_from_contract
 from tools.context import ToolCall
-from tools.events import Event, event_from_contract
-from tools.journal import EntryState
+from tools.journal.journal import EntryState
 from tools.specs import is_guarded, is_write, spec_for
 
 _BEFORE = timedelta(days=7)

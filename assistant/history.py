@@ -14,7 +14,7 @@ from typing import Any, Literal
 from sqlmodel import AutoString, Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.store import migrate
+from tools.store.database import migrate
 
 ConversationKind = Literal["chat", "replay", "demo"]
 """Which door a conversation came through; each resumes only its own kind."""

@@ -19,14 +19,14 @@ from typing import Any
 
 from assistant.date_tool import date_calculator
 from assistant.guard_case import build_guard_case, judged_calls
-from assistant.mcp_tools import CONFIRMED_FIELD, REQUEST_FIELD
+from assistant.mcp.tools import CONFIRMED_FIELD, REQUEST_FIELD
 from assistant.services import Services
 from reflection.findings import Finding, Verdict
 from reflection.guard import GUARD_VERSION, Guard
 from reflection.reflect import ReflectionCall
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.fence import clean_text, fence
-from tools.journal import RollbackReport
+from tools.journal.journal import RollbackReport
 from tools.registry import ToolRegistry, validation_error
 from tools.specs import spec_for
 

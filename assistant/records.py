@@ -13,7 +13,7 @@ from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from assistant.report import TurnReport
 from reflection.findings import Confidence
-from tools.store import migrate
+from tools.store.database import migrate
 
 
 class TurnRecord(SQLModel, table=True):

@@ -2,7 +2,7 @@
 `assistant.commands.replay`).
 
 The scripted main-model responses and reflection answers are served by the fake Anthropic server
-from `fixtures/`, so the real SDK, the real tool registry, journal, guard and rollback all run
+from `assistant/scripted/`, so the real SDK, the real tool registry, journal, guard and rollback all run
 (CONTRACT section 6). On the local backend the replay gets a fresh calendar of its own; lessons and
 turn records go to the configured home as usual.
 """
@@ -17,10 +17,10 @@ from typing import Any
 
 from assistant.settings import Settings
 from reflection.findings import GuardMode
-from tools.backend import CalendarBackend
-from tools.events import Event, EventFieldError, event_from_contract, zone
-from tools.patching import check_times
-from tools.recurrence import check_recurrence
+from tools.backends.base import CalendarBackend
+from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
+from tools.calendar.patching import check_times
+from tools.calendar.recurrence import check_recurrence
 
 MAIN_MODEL = "replay-main-model"
 REFLECTION_MODEL = "replay-reflection-model"
@@ -104,7 +104,7 @@ class IdMap:
     def __init__(self, backend: CalendarBackend, ids: list[str]) -> None:
         self.forward: dict[str, str] = {}
         if backend.name == "google":
-            from tools.google_events import stable_event_id
+            from tools.backends.google.events import stable_event_id
 
             self.forward = {i: stable_event_id(i) for i in ids if backend.id_problem(i)}
         self.back = {v: k for k, v in self.forward.items()}
@@ -141,11 +141,11 @@ def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
                  requests_out: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Run the scenario; `requests_out` receives every request body the model server saw."""
     from assistant.app import build_agent
+    from assistant.scripted.fake_anthropic import FakeAnthropicServer
     from assistant.services import Services, build_locations
-    from fixtures.fake_anthropic import FakeAnthropicServer
-    from tools.journal import Journal
-    from tools.local_backend import LocalBackend
-    from tools.store import sqlite_engine
+    from tools.backends.local import LocalBackend
+    from tools.journal.journal import Journal
+    from tools.store.database import sqlite_engine
 
     tz = zone(scenario["timezone"])
     now = datetime.fromisoformat(str(scenario["now"]))

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from reflection.findings import Confidence, Finding, Verdict
+from tools.calendar.events import EventCard
 from tools.context import ToolCall
-from tools.events import EventCard
-from tools.journal import RollbackReport
+from tools.journal.journal import RollbackReport
 
 if TYPE_CHECKING:  # the SDK's closed list of stop reasons; importing it at run time would load the SDK
     from anthropic.types import StopReason

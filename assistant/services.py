@@ -17,13 +17,13 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from assistant.settings import Settings, SettingsError
-from reflection.lessons import LessonStore
-from tools.backend import CalendarBackend
-from tools.events import Event
-from tools.journal import Journal, RollbackReport
-from tools.local_backend import LocalBackend
+from reflection.lessons.store import LessonStore
+from tools.backends.base import CalendarBackend
+from tools.backends.local import LocalBackend
+from tools.calendar.events import Event
+from tools.journal.journal import Journal, RollbackReport
 from tools.locations import LocationService, NominatimGeocoder
-from tools.store import database_engine, sqlite_engine
+from tools.store.database import database_engine, sqlite_engine
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
 RECOVERY_LOG.addHandler(logging.NullHandler())
@@ -65,13 +65,13 @@ def state_engine(settings: Settings) -> Engine:
 def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
     """The configured backend; `options` tune the Google client (retries, timeouts)."""
     if settings.backend == "google":
-        from tools.google_backend import backend_from_settings
+        from tools.backends.google.backend import backend_from_settings
 
         return backend_from_settings(settings.home, api_endpoint=settings.google_api_endpoint,
                                      token_uri=settings.google_token_uri,
                                      default_timezone=settings.timezone, **options)
     if settings.backend == "caldav":
-        from tools.caldav_backend import CalDAVBackend
+        from tools.backends.caldav.backend import CalDAVBackend
 
         return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
                              settings.caldav_password, calendar=settings.calendar_id,

@@ -19,7 +19,7 @@ import tomli_w
 from platformdirs import user_data_dir
 
 from reflection.findings import GUARD_MODES, GuardMode
-from tools.events import EventFieldError, zone
+from tools.calendar.events import EventFieldError, zone
 
 CONFIG_NAME = "config.toml"
 DEFAULT_MODEL = "claude-sonnet-4-5"

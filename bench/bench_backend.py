@@ -33,14 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import store
-from tools.backend import EventPatch
+from tools.backends.base import EventPatch
+from tools.backends.local import LocalBackend
+from tools.calendar.events import Event
 from tools.context import ToolCall, ToolContext
-from tools.events import Event
-from tools.journal import Journal
-from tools.local_backend import LocalBackend
+from tools.journal.journal import Journal
 from tools.locations import LocationService
 from tools.registry import ToolRegistry
+from tools.store import database as store
 
 TZ_NAME = "America/Los_Angeles"
 TZ = ZoneInfo(TZ_NAME)

@@ -33,13 +33,13 @@ sys.path.insert(0, str(ROOT / "tests"))  # the Radicale starter the tests use
 
 from caldav_support import caldav_backend, stop_radicale  # type: ignore[import-not-found]
 
-from tools import store
-from tools.events import Event
-from tools.ical_events import calendar_of, new_component
-from tools.ical_files import read_ics
-from tools.ical_import import apply_import, plan_import
-from tools.journal import Journal
-from tools.local_backend import LocalBackend
+from tools.backends.local import LocalBackend
+from tools.calendar.events import Event
+from tools.ical.events import calendar_of, new_component
+from tools.ical.files import read_ics
+from tools.ical.importing import apply_import, plan_import
+from tools.journal.journal import Journal
+from tools.store import database as store
 
 TZ = "America/Los_Angeles"
 LA = ZoneInfo(TZ)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scores reflection.resolver (and dateparser, side by side) on the peer corpus
+"""Scores reflection.dates.resolver (and dateparser, side by side) on the peer corpus
 (Microsoft Recognizers-Text English DateTimeModel cases), with the scoring rule of
 /work/shared/peer/README.md:
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reflection.resolver import resolve
+from reflection.dates.resolver import resolve
 
 
 def scorable(path):
@@ -170,8 +170,8 @@ def run_scaling(cases, sizes=(5_000, 20_000, 120_000, 480_000)):
     """Seconds to resolve texts of each size made of the corpus sentences (one run each)."""
     from zoneinfo import ZoneInfo
 
-    from reflection.dates_parse import find_expressions
-    from reflection.dates_types import Ctx
+    from reflection.dates.parse import find_expressions
+    from reflection.dates.values import Ctx
     blob = " ".join(c["input"] for c in cases)
     now = datetime(2025, 10, 22, 9, tzinfo=ZoneInfo("UTC"))
     ctx = Ctx(now=now, tz=ZoneInfo("UTC"), today=now.date())

@@ -25,7 +25,7 @@ for folder in (ROOT, ROOT / "bench"):
 from bench_backend import measure, ms, p95  # noqa: E402
 
 from fixtures.postgres import start_postgres  # noqa: E402
-from tools import store  # noqa: E402
+from tools.store import database as store  # noqa: E402
 
 Statistic = Callable[[list[float]], float]
 FIGURES: list[tuple[str, str, Statistic]] = [

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from tools.events import Event, EventFieldError, event_from_contract, zone
+from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
 
 
 class CaseError(ValueError):

@@ -17,8 +17,8 @@ from typing import Any, cast
 from reflection.case import GuardCase
 from reflection.findings import CONFIDENCES, FINDING_TYPES, SEVERITIES, Confidence, Finding, FindingType, as_confidence
 from reflection.symbolic import WEEKDAYS, SymbolicResult
+from tools.calendar.occurrences import series_of
 from tools.fence import clean_text, fence, fenced_json
-from tools.occurrences import series_of
 
 MAX_REFLECTION_TOKENS = 1000
 

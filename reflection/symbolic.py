@@ -14,11 +14,11 @@ from reflection.case import GuardCall, GuardCase
 from reflection.checks import CHECKS
 from reflection.checks.allowed import Allowed, describe, slots_for
 from reflection.checks.context import CallCheck, CheckContext, WriteCall
+from reflection.dates.resolver import Resolution, resolve
 from reflection.findings import Fact, Finding
-from reflection.request_reading import RequestReading, read_request
-from reflection.resolver import Resolution, resolve
+from reflection.reading.request import RequestReading, read_request
 from reflection.wording import WEEKDAYS, describe_day
-from tools.occurrences import series_of
+from tools.calendar.occurrences import series_of
 from tools.specs import is_guarded, spec_for
 
 __all__ = ["WEEKDAYS", "SymbolicResult", "CallCheck", "check_symbolic"]

@@ -128,7 +128,7 @@ def new_calendar_url(server: RadicaleServer, name: str = "Family") -> str:
 def caldav_backend(tmp_path: Path | None = None, *, time_zone: str = "America/Los_Angeles",
                    **options: Any) -> Any:
     """A CalDAVBackend on a calendar of its own on the session's Radicale."""
-    from tools.caldav_backend import CalDAVBackend
+    from tools.backends.caldav.backend import CalDAVBackend
 
     server = radicale_server()
     backend = CalDAVBackend(server.url, USERNAME, PASSWORD, calendar=new_calendar_url(server),

@@ -23,12 +23,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 
-from tools import store
-from tools.backend import CalendarBackend
+from tools.backends.base import CalendarBackend
+from tools.backends.local import LocalBackend
 from tools.context import ToolContext, grant_all
-from tools.journal import Journal
-from tools.local_backend import LocalBackend
+from tools.journal.journal import Journal
 from tools.locations import LocationService
+from tools.store import database as store
 
 # Hypothesis keeps its example database and caches in a temporary dir, never in the checkout
 # (it would otherwise write `.hypothesis/` into the working tree).
@@ -170,7 +170,7 @@ def records_without_version(backend: CalendarBackend) -> dict[tuple[str, str], d
         # occurrences are compared as listed (`listed`), series and single events as stored; a
         # rolled-back create stays a cancelled event (Google keeps the id taken), which is no
         # event of the calendar.
-        from tools.backend import strip_volatile
+        from tools.backends.base import strip_volatile
 
         cal = backend.primary_calendar_id()
         return {(cal, r["id"]): strip_volatile(r) or {} for r in server.stored_events(cal)

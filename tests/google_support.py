@@ -16,8 +16,8 @@ import pytest
 from google.oauth2.credentials import Credentials
 
 from fixtures.fake_google import FakeGoogleCalendar
-from tools.google_auth import SCOPES, TokenManager, save_credentials
-from tools.google_backend import GoogleBackend
+from tools.backends.google.auth import SCOPES, TokenManager, save_credentials
+from tools.backends.google.backend import GoogleBackend
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from fixtures.postgres import PostgresServer, PostgresUnavailable, start_postgres
-from tools import store
+from tools.store import database as store
 
 _SERVER: PostgresServer | None = None
 _DATABASE: str | None = None

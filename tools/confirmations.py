@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tools.calendar.events import Event, EventFieldError
+from tools.calendar.wording import event_phrase
 from tools.context import ToolCall, ToolContext
-from tools.events import Event, EventFieldError
 from tools.handlers import (
     build_new_event,  # the one place an input becomes an event
     read_events,
 )
-from tools.wording import event_phrase
 
 Reasons = Callable[[ToolCall, ToolContext], list[str]]
 Summary = Callable[[ToolCall, ToolContext], str]

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from tools.backend import CalendarBackend
-from tools.events import EventCard, zone
-from tools.journal import Journal
+from tools.backends.base import CalendarBackend
+from tools.calendar.events import EventCard, zone
+from tools.journal.journal import Journal
 from tools.locations import LocationService
 
 

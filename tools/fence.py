@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from tools.events import plain_text
+from tools.calendar.events import plain_text
 
 OPEN_TAG = "<calendar_data"
 CLOSE_TAG = "</calendar_data>"

@@ -1,6 +1,6 @@
 """The `find_free_time` tool (CONTRACT section 3): free slots across the chosen calendars.
 
-The arithmetic is `tools.free_time`; the busy times come from `CalendarBackend.free_busy`. What
+The arithmetic is `tools.calendar.free_time`; the busy times come from `CalendarBackend.free_busy`. What
 this adds is reading the input and saying the answer: slots in the person's zone, and every
 calendar that could not be read named, with the instruction to tell the person those were not
 checked, so a failed read is never passed off as free time.
@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from typing import Any
 
+from tools.calendar.events import EventFieldError, format_when, local_start_of, parse_when, zone
+from tools.calendar.free_time import DailyHours, Interval, free_slots
 from tools.context import ToolContext, ToolResult
-from tools.events import EventFieldError, format_when, local_start_of, parse_when, zone
 from tools.fence import clean_text
-from tools.free_time import DailyHours, Interval, free_slots
 
 MAX_DAYS = 60
 """Longest range searched at once (Google's free/busy query refuses much longer ones)."""

@@ -10,9 +10,8 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from tools.backend import CalendarError, EventPatch, PatchItem
-from tools.context import ToolContext, ToolResult
-from tools.events import (
+from tools.backends.base import CalendarError, EventPatch, PatchItem
+from tools.calendar.events import (
     Event,
     EventCard,
     EventFieldError,
@@ -23,10 +22,11 @@ from tools.events import (
     parse_when,
     zone,
 )
+from tools.calendar.patching import apply_patch, check_times
+from tools.calendar.recurrence import check_recurrence
+from tools.context import ToolContext, ToolResult
 from tools.fence import clean_text, fence
-from tools.journal import IntentKind, intent_json
-from tools.patching import apply_patch, check_times
-from tools.recurrence import check_recurrence
+from tools.journal.journal import IntentKind, intent_json
 
 PAGE_SIZE = 40
 _clean = clean_text  # calendar text is other people's data: one line, no markup, bounded

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tools.backend import CalendarError
+from tools.backends.base import CalendarError
+from tools.calendar.events import EventFieldError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
-from tools.events import EventFieldError
 from tools.locations import GeocoderError
 from tools.specs import ToolSpec, all_specs, is_guarded, is_write, spec_for
 

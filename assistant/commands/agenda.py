@@ -16,8 +16,8 @@ from assistant.commands.usage import Subparsers, fixed_now, positive_int
 from assistant.services import build_services
 from assistant.settings import load_settings
 from assistant.tui.formatting import when_label
-from tools.events import Event, plain_text, zone
-from tools.free_time import overlapping
+from tools.calendar.events import Event, plain_text, zone
+from tools.calendar.free_time import overlapping
 
 
 def register(subparsers: Subparsers) -> None:

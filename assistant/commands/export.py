@@ -2,7 +2,7 @@
 iCalendar file (CONTRACT section 8).
 
 Series keep their RRULE, changed occurrences become RECURRENCE-ID overrides, removed ones
-EXDATEs, and every zone used gets its VTIMEZONE (`tools.ical_files.series_for_export`). The
+EXDATEs, and every zone used gets its VTIMEZONE (`tools.ical.files.series_for_export`). The
 window says which events go in (those overlapping it, each series whole); by default the five
 years either side of today. `FILE` may be `-` for standard output.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 from assistant.commands.usage import Subparsers, fail
 from assistant.services import build_services
 from assistant.settings import load_settings
-from tools.events import Event, zone
-from tools.ical_files import day_span, export_calendar, series_for_export
+from tools.calendar.events import Event, zone
+from tools.ical.files import day_span, export_calendar, series_for_export
 
 DEFAULT_YEARS = 5
 

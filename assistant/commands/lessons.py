@@ -13,7 +13,7 @@ from pathlib import Path
 from assistant.commands.usage import Subparsers, fail
 from assistant.services import open_lessons
 from assistant.settings import load_settings
-from reflection.lessons import Lesson, LessonStore
+from reflection.lessons.store import Lesson, LessonStore
 
 
 def register(subparsers: Subparsers) -> None:

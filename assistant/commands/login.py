@@ -27,7 +27,7 @@ def has_browser() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tools.google_auth import login  # the Google libraries load only for this command
+    from tools.backends.google.auth import login  # the Google libraries load only for this command
 
     settings = load_settings()
     secrets = args.client_secrets or settings.google_client_secrets

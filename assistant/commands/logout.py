@@ -13,7 +13,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tools.google_auth import logout  # the Google libraries load only for this command
+    from tools.backends.google.auth import logout  # the Google libraries load only for this command
 
     removed = logout(load_settings().home)
     print("Signed out: the stored Google token was deleted." if removed else "No Google sign-in was stored.")

@@ -26,7 +26,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.mcp_server import build_server, serve
+    from assistant.mcp.server import build_server, serve
 
     settings = load_settings()
     fixed = fixed_now(args.now, settings.timezone)

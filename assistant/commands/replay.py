@@ -10,7 +10,7 @@ from pathlib import Path
 from assistant.commands.usage import Subparsers, existing_file, fail
 from assistant.replay import ScenarioError, load_scenario, replay_settings, run_scenario
 from assistant.settings import load_settings
-from tools.store import forget_engines
+from tools.store.database import forget_engines
 
 
 def register(subparsers: Subparsers) -> None:

@@ -15,8 +15,8 @@ from typing import Any
 
 from assistant.commands.usage import Subparsers, existing_file, fail
 from assistant.settings import load_settings
-from reflection.resolver import parse_now, resolve
-from tools.events import zone
+from reflection.dates.resolver import parse_now, resolve
+from tools.calendar.events import zone
 
 
 def register(subparsers: Subparsers) -> None:

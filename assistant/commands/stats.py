@@ -9,7 +9,7 @@ from assistant.commands.usage import Subparsers
 from assistant.records import TurnRecorder, summarize
 from assistant.services import state_engine
 from assistant.settings import load_settings
-from reflection.lessons import LessonStore
+from reflection.lessons.store import LessonStore
 
 
 def register(subparsers: Subparsers) -> None:

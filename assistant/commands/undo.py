@@ -1,6 +1,6 @@
 """`calendar-assistant undo`: roll back the last turn's changes.
 
-It goes through `tools.changes.Changes`, like the chat's `/undo` (and ctrl+z), so the command
+It goes through `tools.journal.changes.Changes`, like the chat's `/undo` (and ctrl+z), so the command
 line and the window take back the same change, say the same words about it (an added event is
 "Removed", never "restored"), and the chat's redo can put it back.
 """
@@ -13,8 +13,8 @@ from typing import Protocol
 from assistant.commands.usage import Subparsers
 from assistant.services import build_services
 from assistant.settings import load_settings
-from tools.changes import Changes, rollback_words
-from tools.journal import RollbackReport
+from tools.journal.changes import Changes, rollback_words
+from tools.journal.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NoReturn, TypeAlias
 
-from tools.events import local_start_of, parse_when, zone
+from tools.calendar.events import local_start_of, parse_when, zone
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[UsageParser]"
 """What `register(subparsers)` receives: `add_parser` on it makes a `UsageParser`."""

@@ -44,10 +44,10 @@ from assistant.tui.widgets import (
     UndoView,
     UserMessage,
 )
-from tools.changes import Changes, RedoReport
+from tools.calendar.events import Event, zone
 from tools.context import Confirmation, ConfirmCallback
-from tools.events import Event, zone
-from tools.journal import RollbackReport
+from tools.journal.changes import Changes, RedoReport
+from tools.journal.journal import RollbackReport
 
 CSS_PATH = Path(__file__).with_name("styles.tcss")
 NARROW_BELOW = 100

@@ -13,12 +13,12 @@ from datetime import date, datetime, timedelta
 
 from assistant.report import TurnReport
 from reflection.findings import Finding
-from tools.changes import RedoReport, rollback_words
-from tools.events import Event, EventCard, as_date, zone
-from tools.journal import RollbackReport
+from tools.calendar.events import Event, EventCard, as_date, zone
+from tools.calendar.wording import clock_label as _clock
+from tools.calendar.wording import day_label, event_repeats
+from tools.journal.changes import RedoReport, rollback_words
+from tools.journal.journal import RollbackReport
 from tools.specs import all_specs, spec_for
-from tools.wording import clock_label as _clock
-from tools.wording import day_label, event_repeats
 
 ACTION_TITLES = {"created": "Added", "updated": "Changed", "deleted": "Removed"}
 CONFIDENCE_LABELS = {"high": "high", "medium": "medium", "low": "low"}

@@ -20,8 +20,8 @@ from tools.context import ConfirmCallback
 
 if TYPE_CHECKING:
     from assistant.agent import Agent
-    from fixtures.demo import DemoPlan
-    from fixtures.fake_anthropic import FakeAnthropicServer
+    from assistant.scripted.demo import DemoPlan
+    from assistant.scripted.fake_anthropic import FakeAnthropicServer
 
 DEMO_MAIN_MODEL = "demo-main-model"
 DEMO_REFLECTION_MODEL = "demo-reflection-model"
@@ -54,7 +54,7 @@ class DemoRig:
     steps: list[str]
 
     def close(self) -> None:
-        from tools.store import forget_engines
+        from tools.store.database import forget_engines
 
         self.server.failures.clear()
         self.server.close()
@@ -67,11 +67,11 @@ def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_d
     """A temporary home with the sample calendar, the fake Anthropic server playing the
     scripted model, and the app wired to both (the real agent, guard, journal and rollback)."""
     from assistant.app import build_agent
+    from assistant.scripted.demo import build_demo, demo_banner, demo_router
+    from assistant.scripted.fake_anthropic import FakeAnthropicServer
     from assistant.settings import system_timezone
-    from fixtures.demo import build_demo, demo_banner, demo_router
-    from fixtures.fake_anthropic import FakeAnthropicServer
-    from tools.events import zone
-    from tools.local_backend import LocalBackend
+    from tools.backends.local import LocalBackend
+    from tools.calendar.events import zone
 
     tz_name = tz_name or _person_zone() or system_timezone()
     clock_now = now

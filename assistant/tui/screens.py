@@ -9,7 +9,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tools.changes import Change
+from tools.journal.changes import Change
 
 KEYS: list[tuple[str, str]] = [
     ("enter", "send the message"),

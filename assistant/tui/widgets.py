@@ -26,10 +26,10 @@ from assistant.tui.formatting import (
     short_time,
     undo_lines,
 )
-from tools.changes import RedoReport
-from tools.events import Event, EventCard
-from tools.journal import RollbackReport
-from tools.wording import day_label
+from tools.calendar.events import Event, EventCard
+from tools.calendar.wording import day_label
+from tools.journal.changes import RedoReport
+from tools.journal.journal import RollbackReport
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 OUTCOME_ICONS = {"verified": "✔", "noted": "✔", "corrected": "↺", "doublecheck": "⚠", "error": "✖"}

@@ -13,9 +13,9 @@ from datetime import date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from reflection.request_reading import Phrase
+from reflection.reading.request import Phrase
 from reflection.wording import describe_day, describe_when, join_or
-from tools.events import Event, as_date
+from tools.calendar.events import Event, as_date
 
 Problem = Literal["date", "time", "timezone"]
 SLACK = timedelta(seconds=59)

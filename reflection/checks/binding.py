@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.request_reading import Phrase, one_group
+from reflection.reading.request import Phrase, one_group
 
 
 @dataclass

@@ -13,11 +13,11 @@ from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from reflection.case import GuardCall, GuardCase
+from reflection.dates.resolver import Resolution
 from reflection.findings import Fact, Finding, FindingType, Severity
-from reflection.request_reading import Mention, RequestReading
-from reflection.resolver import Resolution
-from tools.events import Event, EventFieldError, as_date, parse_when, zone
-from tools.occurrences import instance_parts, is_occurrence
+from reflection.reading.request import Mention, RequestReading
+from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
+from tools.calendar.occurrences import instance_parts, is_occurrence
 from tools.specs import guard_kind
 
 WriteKind = Literal["create", "update", "delete"]

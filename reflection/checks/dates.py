@@ -16,9 +16,9 @@ from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
-from reflection.request_reading import Phrase
+from reflection.reading.request import Phrase
 from reflection.wording import describe_when, relation_to_today, weekday_name
-from tools.events import Event, as_date, zone
+from tools.calendar.events import Event, as_date, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
 

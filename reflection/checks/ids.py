@@ -6,8 +6,8 @@ from __future__ import annotations
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.findings import Fact
 from reflection.wording import describe_day
-from tools.events import as_date
-from tools.occurrences import is_google_id
+from tools.calendar.events import as_date
+from tools.calendar.occurrences import is_google_id
 
 GOOGLE_ID_RULE = ("Google event ids use only the letters a-v and digits 0-9 (5 to 1024 characters), "
                   "or '<series id>_<YYYYMMDD[THHMMSSZ]>' for one occurrence")

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 from rapidfuzz import fuzz
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.event_refs import tokenize
+from reflection.reading.event_refs import tokenize
 from reflection.wording import describe_when
-from tools.events import Event
-from tools.occurrences import occurrences
+from tools.calendar.events import Event
+from tools.calendar.occurrences import occurrences
 
 NEAR_SAME_TITLE = 85.0
 

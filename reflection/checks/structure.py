@@ -12,10 +12,10 @@ from rapidfuzz import fuzz
 
 from reflection.checks.allowed import Allowed, slots_for
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.event_refs import evidence_for, is_content, tokenize
-from reflection.request_reading import CREATE_RE, DELETE_RE, Mention
+from reflection.reading.event_refs import evidence_for, is_content, tokenize
+from reflection.reading.request import CREATE_RE, DELETE_RE, Mention
 from reflection.wording import describe_day
-from tools.events import Event, as_date
+from tools.calendar.events import Event, as_date
 
 NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar

@@ -1,0 +1,315 @@
+"""Date rules: one handler per phrase family (month-day dates, numeric dates, weekday phrases,
+days of the month, relative days, ends of periods, weeks and weekends, ordinal weekdays of a
+month, holidays). Each turns a match into an Atom carrying a DatePhrase."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+
+from reflection.dates import arithmetic as cal
+from reflection.dates.lexicon import (
+    AP_RE,
+    DAY_RE,
+    HOLIDAY_RE,
+    MONTH_RE,
+    MONTHS,
+    ORDW,
+    WEAK_WEEKDAY_ABBR,
+    WEEKDAY_RE,
+    WEEKDAYS,
+    YEARW,
+    holiday_fn,
+    words_to_int,
+    year_words_to_int,
+)
+from reflection.dates.rule import I, Rule, rx
+from reflection.dates.values import Atom, Ctx, DatePhrase, Instant
+
+YEAR_TAIL = (rf"(?:(?:\s*,\s*|\s+|\s*[-/]\s*)(?:in\s+|of\s+)?"
+             rf"(?P<y>\d{{4}}|'\d\d|(?<=of\s)\d\d|{YEARW})(?![\d:]))?")
+P_MDY = rx(rf"(?<![a-z])(?P<mon>{MONTH_RE})[\s,/-]*(?P<d>{DAY_RE})(?!\s*(?::\d|{AP_RE}|\.\d|o'?clock))"
+           + YEAR_TAIL)
+P_DMY = rx(rf"(?<![\w.$€£])(?<!\d:)(?<![$€£]\s)(?:the\s+)?(?P<d>{DAY_RE})(?:\s+day)?(?:\s+of)?"
+           rf"[\s/-]*(?P<mon>{MONTH_RE})"
+           + YEAR_TAIL)
+_TOK = r"[a-z]{3,9}|\d{1,4}"
+P_TRIPLE = rx(rf"(?<![0-9a-z/:.])(?P<a>{_TOK})(?P<s>[-/. ])(?P<b>{_TOK})(?P=s)(?P<c>{_TOK})(?![0-9a-z/:]|\.\d)")
+P_PAIR = rx(r"(?<![0-9a-z/:.])(?P<a>[a-z]{3,9}|\d{1,2})(?P<s>[-/.])(?P<b>[a-z]{3,9}|\d{1,2})(?![0-9a-z/:]|[-/.]\d)")
+P_COMPACT = rx(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<m>0[1-9]|1[0-2])(?P<d>0[1-9]|[12]\d|3[01])(?!\d)")
+PAIR_CTX = rx(rf"(?:\bon|\bthis|\bnext|\blast|\buntil|\bthrough|\bby|{WEEKDAY_RE},?|\()\s*$")
+
+P_WEEKDAY = rx(rf"(?:\b(?P<mod>this\s+coming|this\s+upcoming|this\s+past|this|next|last|coming|upcoming|"
+               rf"the\s+following|following|the\s+previous|previous|past)\s+)?\b(?P<wd>{WEEKDAY_RE})"
+               rf"(?:\s+(?P<tail>after\s+next|before\s+last"
+               rf"|(?:of\s+)?(?:the\s+)?(?:this|next|last|following|previous|coming)\s+week"
+               rf"|week(?!\s+of\b))\b)?")
+P_WEEK_WD = rx(rf"\b(?P<which>this|next|last|previous|following|coming)\s+week[\s,-]*(?:on\s+)?(?P<wd>{WEEKDAY_RE})")
+P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
+              rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")
+P_THE_DOM = rx(rf"\bthe\s+(?P<d>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})(?:\s+day)?"
+               rf"(?:\s+(?:of\s+)?(?:the\s+)?(?P<which>this|next|last|following|previous)\s+month)?")
+P_ORD_WD = rx(rf"\b(?:the\s+)?(?P<n>first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)\s+"
+              rf"(?P<wd>{WEEKDAY_RE})\s+(?:of|in)\s+(?:(?P<mon>{MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?"
+              rf"|(?:the\s+)?(?P<which>this|next|the)\s+month\b)")
+P_RELDAY = rx(r"\b(?P<w>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday|today|tod?ay's|"
+              r"tomorrow|tomorow|tmrw|tmr|yesterday)\b")
+P_END = rx(r"\b(?:at\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?P<w>day|today|tomorrow|tonight|"
+           r"(?:this\s+|next\s+|the\s+)?month|(?:this\s+|next\s+)?year)|(?P<eod>eod))\b")
+P_WEEKS = rx(r"\b(?P<which>this|next|last|the\s+following|the\s+coming|coming|the\s+previous|previous"
+             r"|the|over\s+the|on\s+the)"
+             r"\s+(?P<unit>weekend|week|month)\b")
+P_HOLIDAY = rx(rf"\b(?:(?P<mod>next|last|previous|following|this|coming"
+               rf"|the\s+next|the\s+last|the\s+previous|the\s+following)\s+)?"
+               rf"(?:the\s+)?(?P<h>{HOLIDAY_RE})\b"
+               rf"(?:(?:\s*,\s*|\s+)(?:of\s+|in\s+)?(?P<y>\d{{4}})\b"
+               rf"|\s+(?:of\s+)?(?P<which>this|next|last)\s+year\b)?")
+HOLIDAY_CTX = rx(r"\b(?:on|for|until|till|by|before|after|since|through|thru|over|at|around|celebrate|is|was)"
+                 r"\s+(?:the\s+)?$")
+_WEAK_ABBR_AFTER = rx(r"\s*(?:\d|at\s+\d|the\s+\d|,\s*\w+\s+\d|morning|afternoon|evening|night)")
+
+_ORD_N = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+          "fifth": 5, "5th": 5, "last": -1, "final": -1}
+_MONTH_STEP = {"this": 0, "next": 1, "following": 1, "last": -1, "previous": -1}
+
+
+def _norm(s: str | None) -> str:
+    return " ".join((s or "").lower().split())
+
+
+def _month_of(tok: str) -> int | None:
+    return MONTHS.get(tok.lower().rstrip("."))
+
+
+def _weekday_of(tok: str) -> int:
+    return WEEKDAYS[tok.lower().rstrip(".")]
+
+
+def _year_val(s: str | None) -> int | None:
+    if not s:
+        return None
+    s = s.strip()
+    if s.startswith("'"):
+        return 2000 + int(s[1:])
+    if s.isdigit():
+        return int(s) if len(s) == 4 else cal.year2(int(s))
+    return year_words_to_int(s)
+
+
+def _date_atom(m: re.Match[str], res: DatePhrase, prio: int, weak: bool = False) -> Atom:
+    return Atom(m.start(), m.end(), res, weak=weak, prio=prio)
+
+
+# ---------------------------------------------------------------- month and day
+
+def _named_month_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'November 5', 'Nov 5th 2026' (an impossible day is a contradiction)."""
+    dword = m.group("d")
+    d = words_to_int(dword)
+    tok = m.group("mon")
+    if d is None or (tok.lower() == "may" and tok != "May" and not dword[0].isdigit()):
+        return None
+    mon = MONTHS[tok.lower().rstrip(".")]
+    return _date_atom(m, cal.month_day(ctx.today, mon, d, _year_val(m.group("y"))), prio=2)
+
+
+def _day_month(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'5 November', 'the 6th of April' (a number over 31 is not a day here)."""
+    dword = m.group("d")
+    if dword.isdigit() and int(dword) > 31:
+        return None
+    return _named_month_day(m, ctx)
+
+
+def _triple_named(ctx: Ctx, toks: list[str], name: str, sep: str) -> DatePhrase | None:
+    mon = _month_of(name)
+    if mon is None or sep == " ":
+        return None
+    nums = [x for x in toks if x.isdigit()]
+    years = [x for x in nums if len(x) == 4]
+    days = [x for x in nums if len(x) <= 2]
+    if len(years) == 1 and len(days) == 1:
+        return cal.month_day(ctx.today, mon, int(days[0]), int(years[0]))
+    if len(days) == 2 and toks[1] == name:      # 05-Aug-16
+        return cal.month_day(ctx.today, mon, int(toks[0]), cal.year2(int(toks[2])))
+    return None
+
+
+def _month_first(x1: int, x2: int) -> tuple[int, int]:
+    return (x2, x1) if x1 > 12 and x2 <= 12 else (x1, x2)
+
+
+def _triple_numeric(ctx: Ctx, a: str, b: str, c: str, sep: str) -> DatePhrase | None:
+    if len(a) == 4:
+        if len(b) > 2 or len(c) > 2:
+            return None
+        x1, x2 = _month_first(int(b), int(c))
+        return cal.month_day(ctx.today, x1, x2, int(a))
+    if sep == " " or len(a) > 2 or len(b) > 2 or len(c) == 3:
+        return None
+    x1, x2 = _month_first(int(a), int(b))
+    if x1 > 12:
+        return None
+    return cal.month_day(ctx.today, x1, x2, int(c) if len(c) == 4 else cal.year2(int(c)))
+
+
+def _numeric_triple(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'11/5/2025', '2019-01-04', '23.04.2022', '05-Aug-16', 'Aug-05-2016'."""
+    a, b, c, sep = m.group("a"), m.group("b"), m.group("c"), m.group("s")
+    toks = [a, b, c]
+    names = [x for x in toks if not x.isdigit()]
+    if len(names) > 1:
+        return None
+    res = _triple_named(ctx, toks, names[0], sep) if names else _triple_numeric(ctx, a, b, c, sep)
+    return None if res is None else _date_atom(m, res, prio=1)
+
+
+def _numeric_pair(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'11/5' (month/day), 'on 11-5', 'Nov-5'."""
+    a, b, sep = m.group("a"), m.group("b"), m.group("s")
+    if a.isdigit() and b.isdigit():
+        if sep != "/" and not PAIR_CTX.search(ctx.text[max(0, m.start() - 16):m.start()]):
+            return None
+        x1, x2 = _month_first(int(a), int(b))
+        if x1 > 12 or x1 == 0 or x2 == 0:
+            return None
+        return _date_atom(m, cal.month_day(ctx.today, x1, x2, None), prio=3)
+    if a.isdigit() == b.isdigit():
+        return None
+    name, num = (a, b) if b.isdigit() else (b, a)
+    mon = _month_of(name)
+    return None if mon is None else _date_atom(m, cal.month_day(ctx.today, mon, int(num), None), prio=3)
+
+
+def _compact(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'20251105'."""
+    res = cal.month_day(ctx.today, int(m.group("m")), int(m.group("d")), int(m.group("y")))
+    return _date_atom(m, res, prio=3)
+
+
+# ---------------------------------------------------------------- weekdays
+
+def _weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'Friday', 'next Friday', 'last Friday', 'Friday after next', 'Tuesday week'."""
+    low = m.group("wd").lower().rstrip(".")
+    if low in WEAK_WEEKDAY_ABBR and not m.group("mod"):
+        after = ctx.text[m.end():m.end() + 12].lower()
+        before = ctx.text[max(0, m.start() - 4):m.start()].lower()
+        if not (_WEAK_ABBR_AFTER.match(after) or before.endswith("on ")):
+            return None
+    res = cal.weekday_phrase(ctx.today, WEEKDAYS[low], m.group("mod") or "", m.group("tail") or "")
+    return _date_atom(m, res, prio=4)
+
+
+def _week_weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'next week Wednesday'."""
+    res = cal.weekday_phrase(ctx.today, _weekday_of(m.group("wd")), "", f"of {m.group('which')} week")
+    return _date_atom(m, res, prio=3)
+
+
+def _weekday_dom(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'Monday the 3rd', 'Friday 17th'."""
+    dtok = m.group("d")
+    n = words_to_int(dtok)
+    if n is None or not 1 <= n <= 31:
+        return None
+    if not m.group("the"):
+        if dtok.isdigit() and n < 13:
+            return None
+        if not dtok[0].isdigit() and not re.search(ORDW + "$", dtok, I):
+            return None
+    return _date_atom(m, cal.day_of_month(ctx.today, n, _weekday_of(m.group("wd"))), prio=3)
+
+
+def _the_dom(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'the 3rd', 'the 15th of next month'."""
+    n = words_to_int(m.group("d"))
+    if n is None:
+        return None
+    shift = _MONTH_STEP.get(_norm(m.group("which")))
+    return _date_atom(m, cal.day_of_month(ctx.today, n, None, shift), prio=4)
+
+
+def _ordinal_weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'the first Monday of December', 'the last Friday of the month'."""
+    n = _ORD_N[m.group("n").lower()]
+    wd = _weekday_of(m.group("wd"))
+    mon = _month_of(m.group("mon")) if m.group("mon") else None
+    year = int(m.group("y")) if m.group("y") else None
+    which = _norm(m.group("which"))
+    shift = 1 if which == "next" else (0 if which == "this" else None)
+    res = cal.ordinal_weekday_in_month(ctx.today, n, wd, mon, year, shift)
+    return _date_atom(m, res, prio=1)
+
+
+# ---------------------------------------------------------------- relative days and periods
+
+def _relative_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'today', 'tomorrow', 'the day after tomorrow', 'yesterday'."""
+    w = _norm(m.group("w")).replace("the ", "")
+    t = ctx.today
+    if w.startswith("day after"):
+        res = cal.single(t + timedelta(2), "the day after tomorrow")
+    elif w.startswith("day before"):
+        res = cal.single(t - timedelta(2), "the day before yesterday")
+    elif w.startswith("tod"):
+        res = cal.single(t, "today")
+    elif w == "yesterday":
+        res = cal.single(t - timedelta(1), "yesterday")
+    else:
+        res = cal.single(t + timedelta(1), "tomorrow")
+    return _date_atom(m, res, prio=3)
+
+
+def _end_of(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'end of the day' (23:59:59), 'end of the month', 'end of next year', 'EOD'."""
+    w = _norm(m.group("w") or "day")
+    t = ctx.today
+    if w in ("day", "today", "tonight", "tomorrow"):
+        d = t + timedelta(1) if w == "tomorrow" else t
+        inst = Instant(((datetime.combine(d, time(23, 59, 59)), f"the end of {cal.dfmt(d)}"),))
+        return Atom(m.start(), m.end(), inst, prio=2)
+    if w.endswith("month"):
+        return _date_atom(m, cal.end_of_month(t, 1 if w.startswith("next") else 0), prio=2)
+    return _date_atom(m, cal.end_of_year(t, 1 if w.startswith("next") else 0), prio=2)
+
+
+def _weeks(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'this week', 'next weekend', 'last month'."""
+    which = _norm(m.group("which")).replace("the ", "")
+    unit = m.group("unit").lower()
+    if unit == "week" and which in ("", "over", "on over", "on", "the"):
+        return None
+    res = cal.week_phrase(ctx.today, which, unit)
+    return None if res is None else _date_atom(m, res, prio=4)
+
+
+def _holiday(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'Christmas', 'next Thanksgiving', 'Easter 2026'; weak without a date word before it."""
+    f = holiday_fn(m.group("h"))
+    if f is None:
+        return None
+    mod = _norm(m.group("mod")).replace("the ", "")
+    which = m.group("which").lower() if m.group("which") else None
+    year = int(m.group("y")) if m.group("y") else None
+    res = cal.holiday_phrase(ctx.today, f, " ".join(m.group("h").split()), mod, year, which)
+    strong = bool(m.group("mod") or m.group("y") or m.group("which")
+                  or HOLIDAY_CTX.search(ctx.text[max(0, m.start() - 12):m.start()]))
+    return _date_atom(m, res, prio=2, weak=not strong)
+
+
+DATE_RULES: tuple[Rule, ...] = (
+    Rule("month-day", P_MDY, _named_month_day),
+    Rule("day-month", P_DMY, _day_month),
+    Rule("numeric-triple", P_TRIPLE, _numeric_triple, retry=True),
+    Rule("numeric-pair", P_PAIR, _numeric_pair, retry=True),
+    Rule("compact-date", P_COMPACT, _compact),
+    Rule("weekday", P_WEEKDAY, _weekday),
+    Rule("week-weekday", P_WEEK_WD, _week_weekday),
+    Rule("weekday-day", P_WD_DOM, _weekday_dom),
+    Rule("day-of-month", P_THE_DOM, _the_dom),
+    Rule("ordinal-weekday", P_ORD_WD, _ordinal_weekday),
+    Rule("relative-day", P_RELDAY, _relative_day),
+    Rule("end-of", P_END, _end_of),
+    Rule("weeks", P_WEEKS, _weeks),
+    Rule("holiday", P_HOLIDAY, _holiday),
+)

@@ -1,0 +1,336 @@
+"""Which calendar events the person's words refer to, found by fuzzy matching with scores.
+
+People do not type titles: they say "the vet" for "Vet - Biscuit", "Maya's piano" for a "Piano
+lesson" whose description says "Maya - weekly lesson", "dentsit" for "Dentist". Each run of
+content words in the message is matched, word by word, against every event's words (title,
+people in the description and attendees, location) with `rapidfuzz`; a word shared by several
+events counts for less (it tells them apart less). Every candidate is kept with its score, and a
+near-tie is reported as uncertain: the guard may only act on a reference it is sure of.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import pairwise
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
+
+from tools.calendar.events import Event
+
+_TOKEN_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
+_SEPARATORS = re.compile(r"(?:,|;|\.|!|\?|\band\b|\bor\b|\bthen\b|\balso\b|\bplus\b|&|\+|\bas well as\b|/)", re.I)
+
+# Words that never name an event: function words, calendar verbs, time words, fillers.
+STOPWORDS = frozenset("""
+a an the my our your his her their its this that these those to from for on at in into of with by
+and or but please pls plz can could would you i we me us it is are be was were will just also all
+any some move moved moving reschedule rescheduled push pushed shift shifted change changed put set
+make cancel cancelled canceled delete deleted remove removed drop clear add added schedule scheduled
+booked create created plan update updated rename renamed called new event events thing
+things calendar instead again then there here up out off over about back forward earlier later
+today tonight tomorrow tmrw tmr tomorow yesterday day days week weeks weekend month months year
+next last after before until through till end morning afternoon evening noon midnight am pm
+monday tuesday wednesday thursday friday saturday sunday mon tue tues wed weds thu thur thurs fri
+sat sun january february march april may june july august september october november december jan
+feb mar apr jun jul aug sep sept oct nov dec every other hour hours hr hrs minute minutes min mins
+one two three four five six seven eight nine ten eleven twelve half quarter past o'clock oclock
+time when what which where hey hi hello ok okay ugh um uh so maybe actually really thanks
+thank thx ty lol pls sorry need needs want wants like let lets let's gonna gotta do does did done
+don't doesn't can't cannot won't not no yes yeah yep same place location both everything
+anything something whole rest each one's ones now instead sure kindly quick quickly asap bump
+bumped delay delayed postpone postponed swap switch trade flip skip scrap axe nix kill get rid
+sooner shorter longer extend shorten length long hold keep have has had go going come coming
+week's today's tomorrow's tonight's u ur ya plz thx cheers ta hiya sec cuz cos coz
+btw fyi asap rn tbh
+""".split())
+
+# Common short forms people type for words in titles.
+SYNONYMS = {
+    "appt": "appointment", "appts": "appointment", "doc": "doctor", "dr": "doctor",
+    "docs": "doctor", "mtg": "meeting", "bday": "birthday", "b'day": "birthday",
+    "practise": "practice", "prac": "practice", "ortho": "orthodontist", "pt": "therapy",
+    "physio": "physiotherapy", "mom's": "mom", "mum": "mom", "grandma's": "grandma",
+    "gran": "grandma", "nana": "grandma", "granny": "grandma", "vet's": "vet", "pickup": "pickup",
+    "swimming": "swim", "footy": "soccer", "football": "soccer", "hw": "homework",
+    "conf": "conference", "ptc": "conference", "bookclub": "book",
+}
+
+# Words that say what kind of thing it is without telling events apart: they do not count against
+# a match that leaves them out ("the haircut appointment" is "Haircut - Sam").
+GENERIC = frozenset("appointment appt appointments meeting session thing event booking reservation "
+                    "slot class".split())
+RUN_BREAKERS = frozenset("and or then also plus & with".split()) - {"with"}
+FUZZY_MIN_RATIO = 84.0   # typo tolerance (rapidfuzz ratio, 0-100) for words of 4+ letters
+NEAR_TIE = 0.75          # a runner-up scoring this share of the best makes a reference uncertain
+MIN_CERTAIN_SCORE = 0.5  # a reference weaker than this is a guess
+MIN_COVERAGE = 0.5       # share of a run's words the best event must account for
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of the message, lower-cased, with its place and whether it was possessive."""
+
+    text: str
+    start: int
+    end: int
+    possessive: bool = False
+
+
+def tokenize(text: str) -> list[Token]:
+    out: list[Token] = []
+    for match in _TOKEN_RE.finditer(text):
+        word = match.group(0).casefold().replace("\u2019", "'")
+        possessive = word.endswith("'s")
+        if possessive:
+            word = word[:-2]
+        out.append(Token(word, match.start(), match.end(), possessive))
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def stem(word: str) -> str:
+    """A light plural/verb-form stem: enough for "lessons"/"lesson", not a linguist's stemmer."""
+    word = SYNONYMS.get(word, word)
+    for suffix in ("ies", "es", "s"):
+        if len(word) > 4 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def is_content(word: str) -> bool:
+    return word not in STOPWORDS and not word.isdigit() and not re.fullmatch(
+        r"\d+(?:st|nd|rd|th|am|pm|a|p|h|m|min|mins|hr|hrs)?", word)
+
+
+@lru_cache(maxsize=1 << 16)
+def word_similarity(said: str, own: str) -> float:
+    """How surely the word the person said is this event word: 1 same, 0.85 a typo, 0.8 a prefix."""
+    a, b = stem(said), stem(own)
+    if a == b:
+        return 1.0
+    if len(a) >= 4 and len(b) >= 4:
+        if fuzz.ratio(a, b) >= FUZZY_MIN_RATIO or (
+                Levenshtein.distance(a, b, weights=(1, 1, 1)) <= 1 and min(len(a), len(b)) >= 5):
+            return 0.85
+        if b.startswith(a) and len(a) >= 4:
+            return 0.8
+    return 0.0
+
+
+@dataclass
+class EventProfile:
+    """The words one event (or one recurring series) answers to."""
+
+    key: str                      # the event id, or the series id for an occurrence
+    title: str
+    title_words: frozenset[str]
+    people: frozenset[str]
+    place_words: frozenset[str]
+    event_ids: set[str] = field(default_factory=set)
+
+    @property
+    def all_words(self) -> frozenset[str]:
+        return self.title_words | self.people | self.place_words
+
+
+_EMAIL_RE = re.compile(r"\S+@\S+")
+_NAME_RE = re.compile(r"\b([A-Z][a-z]{1,20})\b")
+
+
+@lru_cache(maxsize=1 << 12)
+def _words(text: str | None) -> frozenset[str]:
+    if not text:
+        return frozenset()
+    found: set[str] = set()
+    for tok in tokenize(text):
+        if is_content(tok.text):
+            found.add(stem(tok.text))
+    # "Pick-up", "Book club": the joined form too, so "pickup"/"bookclub" match
+    toks = [t.text for t in tokenize(text)]
+    for a, b in pairwise(toks):
+        if is_content(a) or is_content(b):
+            found.add(a + b)
+    return frozenset(found)
+
+
+def _people(event: Event) -> frozenset[str]:
+    found: set[str] = set()
+    for address in event.attendees:
+        local = address.split("@")[0]
+        found |= {stem(p) for p in re.split(r"[._\-+0-9]+", local.casefold()) if len(p) >= 2}
+    for name in _NAME_RE.findall(event.description or ""):
+        if name.casefold() not in STOPWORDS:
+            found.add(stem(name.casefold()))
+    return frozenset(w for w in found if is_content(w))
+
+
+def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
+    """One profile per event, occurrences of a series folded into their series."""
+    by_key: dict[str, EventProfile] = {}
+    for event in calendar:
+        key = event.recurring_event_id or event.id
+        if key in by_key:
+            by_key[key].event_ids.add(event.id)
+            continue
+        by_key[key] = EventProfile(key=key, title=event.title, title_words=_words(event.title),
+                                   people=_people(event), place_words=_words(event.location),
+                                   event_ids={event.id})
+    return list(by_key.values())
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str
+    title: str
+    score: float
+    matched: int = 0   # how many of the run's words this event accounts for
+    named: bool = True  # a title or person word matched (not only a place word)
+
+
+@dataclass(frozen=True)
+class EventRef:
+    """A run of the person's words and the events it may name, best first."""
+
+    text: str
+    start: int
+    end: int
+    candidates: tuple[Candidate, ...]
+    words: tuple[str, ...]
+
+    @property
+    def certain(self) -> bool:
+        """One clear best event: strong enough, accounting for most of the words ("piano
+        recital" is not "Piano lesson"), with no near-tie."""
+        if not self.candidates or self.candidates[0].score < MIN_CERTAIN_SCORE or not self.candidates[0].named:
+            return False
+        telling = [w for w in self.words if w not in GENERIC and len(w) >= 3]
+        if self.candidates[0].matched < MIN_COVERAGE * max(1, len(telling)):
+            return False
+        return len(self.candidates) == 1 or self.candidates[1].score < NEAR_TIE * self.candidates[0].score
+
+    @property
+    def best(self) -> str | None:
+        return self.candidates[0].key if self.candidates else None
+
+    def keys(self) -> set[str]:
+        return {c.key for c in self.candidates}
+
+
+def _runs(text: str, tokens: list[Token], covered: list[tuple[int, int]]) -> list[list[Token]]:
+    """Runs of content words not broken by a separator ("and", a comma) or a date phrase."""
+    runs: list[list[Token]] = []
+    current: list[Token] = []
+    last_end = 0
+    for i, tok in enumerate(tokens):
+        inside_date = any(a <= tok.start < b for a, b in covered)
+        gap = text[last_end:tok.start]
+        broken = bool(_SEPARATORS.search(gap)) or inside_date or tok.text in RUN_BREAKERS
+        if _is_verb_use(tok, tokens[i + 1] if i + 1 < len(tokens) else None,
+                        tokens[i - 1] if i else None):
+            if current:
+                runs.append(current)
+                current = []
+            last_end = tok.end
+            continue
+        if broken and current:
+            runs.append(current)
+            current = []
+        if not inside_date and is_content(tok.text):
+            current.append(tok)
+        elif current and tok.text in ("to", "at", "on", "for", "from", "in", "by", "until", "till"):
+            runs.append(current)
+            current = []
+        last_end = tok.end
+    if current:
+        runs.append(current)
+    return runs
+
+
+_VERB_NEXT = frozenset("a an the me us in it my our your his her their for them this that some".split())
+_PLACE_BEFORE = frozenset("at to from get got back".split())
+
+
+def _is_verb_use(tok: Token, after: Token | None, before: Token | None) -> bool:
+    """"book a table", "call it Swimming", "at home": words that are not names here."""
+    if tok.text in ("book", "call", "plan") and (after is None or after.text in _VERB_NEXT):
+        return True
+    if tok.text == "home" and (before is not None and before.text in _PLACE_BEFORE) and \
+            (after is None or not after.text[:1].isalpha() or after.text in STOPWORDS):
+        return True
+    return False
+
+
+def _df(profs: Iterable[EventProfile]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for prof in profs:
+        for word in prof.all_words:
+            counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def score_words(words: Sequence[str], profs: Sequence[EventProfile],
+                df: dict[str, int] | None = None) -> list[Candidate]:
+    """Every event the words may name, with a score: matched event words, each weighted by how
+    few events share it (title and people count fully, the place half)."""
+    df = df if df is not None else _df(profs)
+    out: list[Candidate] = []
+    for prof in profs:
+        score = 0.0
+        matched = 0
+        named = False
+        used: set[str] = set()
+        for said in words:
+            best, best_word = 0.0, ""
+            weighted = [(own, 1.0) for own in prof.title_words | prof.people]
+            weighted += [(own, 0.5) for own in prof.place_words - prof.title_words - prof.people]
+            for own, weight in weighted:
+                value = word_similarity(said, own) * weight
+                if value > best:
+                    best, best_word = value, own
+            if best and best_word not in used:
+                used.add(best_word)
+                score += best / df.get(best_word, 1)
+                matched += 1
+                named = named or best_word in prof.title_words or best_word in prof.people
+        if score > 0:
+            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named))
+    out.sort(key=lambda c: -c.score)
+    if out:
+        floor = out[0].score * 0.5
+        out = [c for c in out if c.score >= floor]
+    return out
+
+
+def find_event_refs(text: str, calendar: Sequence[Event],
+                    date_spans: Sequence[tuple[int, int]] = ()) -> list[EventRef]:
+    """Every run of content words in `text` with the events it may name (possibly none: a new
+    event's title, or a nickname we cannot place)."""
+    profs = profiles(calendar)
+    df = _df(profs)
+    tokens = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
+    refs: list[EventRef] = []
+    for run in _runs(text, tokens, list(date_spans)):
+        words = tuple(t.text for t in run)
+        joined = tuple(a + b for a, b in pairwise(words))
+        candidates = score_words(words + joined, profs, df)
+        refs.append(EventRef(text[run[0].start:run[-1].end], run[0].start, run[-1].end,
+                             tuple(candidates), words))
+    return refs
+
+
+def evidence_for(key: str, text: str, calendar: Sequence[Event]) -> float:
+    """How much any word of the message (date phrases included) points at this event."""
+    profs = profiles(calendar)
+    words = tuple(t.text for t in tokenize(text) if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
+    for cand in score_words(words, profs):
+        if cand.key == key:
+            return cand.score
+    return 0.0
+
+
+# Weekday and meal words are stop words for naming, yet titles use them ("Friday lunch").
+_DATEISH_TITLE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday
+morning afternoon evening night lunch weekend""".split())

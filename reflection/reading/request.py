@@ -1,0 +1,559 @@
+"""What the person asked for, read from their message before any tool call is looked at.
+
+A `RequestReading` lists the `Mention`s of events (which events each part of the message may
+refer to, with scores), what happens to each (the verbs and scope words of its clause), and the
+phrases that say where each goes: absolute phrases anchored at now, and phrases anchored at the
+event itself ("push it back 30 min", "the day after", "same time next week"). The checks judge a
+call only against the mention it is bound to; where the reading is unsure, it says so and the
+checks fall back to what can still be proven.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reflection.dates.resolver import Expression, Resolution
+from reflection.reading.event_refs import EventRef, find_event_refs
+from reflection.reading.event_relative import (
+    SAME_TIME_RE,
+    DayRelative,
+    Length,
+    Shift,
+    find_day_relatives,
+    find_shifts_and_lengths,
+)
+from tools.calendar.events import Event
+
+Scope = Literal["occurrence", "following", "series", "unknown"]
+Role = Literal["target", "source", "negated", "current", "end"]
+"""A phrase's part in its clause: where the event goes (`target`), where it comes from (`source`,
+"from Tuesday"), what it must not be (`negated`, "not at 5"), or how things are now (`current`,
+"the dentist is at 3", "it's tues at 6:10 right?"), or when it ends (`end`, "make it end at 5:30",
+"run till 6:30"): only a target says where the event starts."""
+
+DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:ped)?|scrap(?:ped)?|"
+                       r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
+                       r"going|go)|not\s+happening|skip(?:ped)?|take\s+(?:it|\w+)\s+off|erase|wipe|"
+                       r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
+CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
+                       r"set\s+up|create[ds]?|make\s+an?\b|new|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
+                       r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
+                       r"we\s+have\s+an?|got\s+an?)\b", re.I)
+MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
+                     r"switch\w*|swap\w*|postpone\w*|delay\w*|make\s+(?:it|them)|instead|"
+                     r"earlier|later|slide|put\s+(?:it|them|\w+)\s+(?:to|at|on)|"
+                     r"(?:push|move|bump|put|set|shift|slide|nudge|pull)\w*(?:\s+\w+){0,3}\s+(?:back|forward)|"
+                     r"(?:is|are|['\u2019]s)\s+now|rebook|can\s+we\s+do)\b", re.I)
+SWAP_RE = re.compile(r"\b(swap\w*|switch\s+(?!to\b)|trade|flip|exchange)\b", re.I)
+RENAME_RE = re.compile(r"\b(rename\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b", re.I)
+OCCURRENCE_RE = re.compile(
+    r"\b(just|only)\s+(?:this|that|the|next|tomorrow|today|tonight|on|for|one|once)\b|"
+    r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
+    r"\bjust\s+once\b|\bone[-\s]time\b|\bjust\s+(?:the\s+)?one\b|\bskip\b|\b(?:this|next)\s+"
+    r"(?:week|one)\s+only\b|\bonly\s+(?:this|next)\s+week\b|\bjust\s+(?:this|next)\s+week\b", re.I)
+SERIES_RE = re.compile(
+    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)|from\s+now\s+on|going\s+forward|moving\s+"
+    r"forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
+    r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
+    r"for\s+the\s+rest\s+of|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
+    r"from\s+now)\b", re.I)
+PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|all\s+of\s+(?:it|them)|"
+                        r"the\s+rest|the\s+other\s+one|that\s+one|this\s+one|the\s+one|the\s+first\s+one|"
+                        r"the\s+second\s+one|the\s+last\s+one|my\s+day|my\s+(?:morning|afternoon|"
+                        r"evening)|whatever|stuff)\b", re.I)
+GROUP_RE = re.compile(r"\b(everything|anything|all\s+(?:my|our|the)?\s*(?:events|appointments|stuff|"
+                      r"meetings|plans|things)|my\s+(?:whole\s+)?(?:day|morning|afternoon|evening|"
+                      r"weekend|week)|clear\s+(?:my|the|our)|whatever'?s)\b", re.I)
+FREE_TIME_RE = re.compile(
+    r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|they'?re|she'?s|he'?s)\s+(?:free|not\s+busy|"
+    r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"
+    r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
+    r"\bno\s+(?:clash|conflict|overlap)|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
+    r"(?:a\s+)?(?:time|slot|gap|spot)\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
+    r"free\b|\bsomewhere\s+(?:free|it\s+fits)|"
+    r"\ba\s+free\s+(?:\d+|half|an?|one|two|three|ten|fifteen|twenty|thirty|forty[-\s]?five|ninety)\b|"
+    r"\bfree\s+(?:\d+\s*(?:min|mins|minutes|h|hr|hrs|hours?)\b|half\s+(?:an\s+)?hour)|"
+    r"\bwhen(?:ever)?\s+(?:we'?re|we\s+are|i'?m|i\s+am|they'?re|both\s+of\s+us\s+are|everyone(?:'?s|\s+is))"
+    r"\s+(?:both\s+|all\s+)?(?:free|available|not\s+busy)\b|\b(?:both|all)\s+free\b|"
+    r"\bwhen\s+nothing(?:'?s|\s+is)?\s+(?:else\s+)?(?:on|booked|scheduled|happening)\b|"
+    r"\bnothing\s+else\s+(?:is\s+)?on\b|\bsqueeze\s+(?:it|this|that|them|\w+)\s+in\b|"
+    r"\baround\s+everything\s+else\b|\bwhere(?:ver)?\s+(?:the\s+)?(?:calendar|diary|schedule|day)\s+"
+    r"(?:is|'s)\s+(?:empty|free|clear|open)\b|\b(?:where|wherever|when|whenever)\s+there(?:'?s|\s+is)\s+"
+    r"(?:room|space|time|a\s+gap)\b|\bwhen\s+(?:we'?re|i'?m|we\s+are|i\s+am)\s+not\s+busy\b|\bwhere\s+there'?s\s+(?:room|space|a\s+gap)\b|"
+    r"\bis\s+there\s+(?:a|any)\s+(?:gap|opening|free\s+\w+|slot|window)\b|\bfit\s+\w+(?:\s+\w+)?\s+in\b|"
+    r"\bwithout\s+(?:a\s+)?(?:clash|conflict|overlap)\w*\b|\bnot\s+(?:clash|conflict|overlap)\w*\b|"
+    r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
+NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
+                                r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?)\s*$", re.I)
+SOURCE_BEFORE_RE = re.compile(r"\bfrom\s*$", re.I)
+UNCOVERED_DATE_WORD_RE = re.compile(
+    r"\b(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|jan|feb|mar|apr|"
+    r"jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|"
+    r"november|december|today|tonight|tomorrow|tmrw|tmr|tomorow|yesterday|week|weeks|weekend|month|"
+    r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
+    r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
+    r"christmas|thanksgiving|easter|halloween|new\s+year'?s?)\b", re.I)
+TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
+                           r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
+"""Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
+SPAN_FROM_DAY_RE = re.compile(
+    r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
+    r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\b|\bfortnight\b", re.I)
+"""'a week from Tuesday', 'a fortnight from friday': not defined by the policy (CONTRACT 4)."""
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NOT_MISSPELT = frozenset({"sundae", "sundaes", "someday", "midday", "weekday", "weekdays", "today",
+                           "monthly", "mondo", "sunny", "saturn", "fridge", "friend", "friends", "fried",
+                           "tuesdays", "mondays", "wednesdays", "thursdays", "fridays", "saturdays",
+                           "sundays", "holiday", "birthday", "payday", "everyday", "thurs", "tues", "weds"})
+_WORD_RE = re.compile(r"[a-z]{5,10}", re.I)
+
+
+def misspelt_weekdays(text: str) -> list[str]:
+    """Words that look like a day name but are not one ("wensday", "thrusday", "fridy"): the
+    policy gives them no reading, so whatever they touch stays open (CONTRACT 5, Certainty)."""
+    from rapidfuzz import fuzz
+
+    found: list[str] = []
+    for match in _WORD_RE.finditer(text):
+        word = match.group(0).casefold()
+        if word in _WEEKDAY_NAMES or word in _NOT_MISSPELT:
+            continue
+        if any(fuzz.ratio(word, day) >= 80 for day in _WEEKDAY_NAMES):
+            found.append(match.group(0))
+    return found
+
+
+def _cities_after_times(text: str, resolution: Resolution) -> list[str]:
+    """'3pm melbourne', '9am tokyo': a city after a time with no word "time" is not read as that
+    city's clock (CONTRACT 4), so the time is open, not the person's own clock."""
+    from reflection.dates_lexicon import ZONE_CITY
+
+    out: list[str] = []
+    for expr in resolution.expressions:
+        if expr.kind not in ("time", "datetime", "range") or expr.explicit_zone:
+            continue
+        after = text[expr.end_index:expr.end_index + 30].casefold()
+        match = re.match(r"\s*(?:in\s+|,\s*)?([a-z][a-z .'-]*)", after)
+        if not match:
+            continue
+        words = match.group(1)
+        for city in ZONE_CITY:
+            if words.startswith(city) and not re.match(rf"{re.escape(city)}\s+time\b", words):
+                out.append(text[expr.start_index:expr.end_index + 1 + len(match.group(0))].strip())
+                break
+    return out
+
+
+ZONE_WORD_RE = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]{2,})\s+time\b(?!\s*zone)", re.I)
+NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spare first family screen
+story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
+every that which whose busy it's its real""".split())
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A phrase that says where something goes: a resolved expression, a shift, or a day relative
+    to the event; with its role in its clause."""
+
+    start_index: int
+    end_index: int
+    text: str
+    role: Role
+    expression: Expression | None = None
+    shift: Shift | None = None
+    day_relative: DayRelative | None = None
+
+
+@dataclass
+class Mention:
+    """One part of the message naming an event, what happens to it, and the phrases bound to it."""
+
+    ref: EventRef
+    verbs: set[str] = field(default_factory=set)   # delete | create | move | swap | rename
+    scope: Scope = "unknown"
+    phrases: list[Phrase] = field(default_factory=list)
+    lengths: list[Length] = field(default_factory=list)
+    clause: tuple[int, int] = (0, 0)
+
+    @property
+    def certain(self) -> bool:
+        return self.ref.certain
+
+    @property
+    def targets(self) -> list[Phrase]:
+        return [p for p in self.phrases if p.role == "target"]
+
+    @property
+    def sources(self) -> list[Phrase]:
+        return [p for p in self.phrases if p.role == "source"]
+
+    @property
+    def current(self) -> list[Phrase]:
+        """Phrases stating how this event is now ("it's at 6:10, right?")."""
+        return [p for p in self.phrases if p.role == "current"]
+
+
+@dataclass
+class RequestReading:
+    """Everything the checks need to know about the words, computed once per case."""
+
+    text: str
+    resolution: Resolution
+    mentions: list[Mention]
+    unmatched: list[EventRef]             # runs of words naming no event we hold
+    phrases: list[Phrase]                 # every date phrase, shift and day relative, with its role
+    lengths: list[Length]
+    verbs: set[str]
+    scope: Scope
+    pronoun: bool
+    group: bool
+    free_time_asked: bool
+    same_time: bool
+    uncovered_date_words: list[str]
+    clean_binding: bool                   # every mention got its phrases by the plain rule
+    other_event_anchors: list[tuple[int, int]] = field(default_factory=list)
+    pinned_end: bool = False              # "same end time", "keep the end"
+    pinned_start: bool = False            # "keep the start", "start stays", "longer at the end"
+    same_length: bool = False             # "same length"
+
+    def anchored_to_another(self, clause: tuple[int, int] | None) -> bool:
+        """Whether a part of the message places an event relative to another one: in `clause`,
+        or anywhere when no clause is given."""
+        return any(clause is None or clause[0] <= a < clause[1] for a, _ in self.other_event_anchors)
+
+    def mentions_of(self, key: str) -> list[Mention]:
+        return [m for m in self.mentions if key in m.ref.keys()]
+
+    def certainly_names(self, key: str) -> bool:
+        """Some part of the message names this event and no other."""
+        return any(m.certain and m.ref.best == key for m in self.mentions)
+
+    def may_name(self, key: str) -> bool:
+        return any(key in m.ref.keys() for m in self.mentions)
+
+    @property
+    def dates_fully_read(self) -> bool:
+        """Every date-like word of the message is inside a phrase the resolver read."""
+        return not self.uncovered_date_words
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for match in re.finditer(r"[.;!?\n]+\s*|\bthen\b|\balso\b|\bplus\b", text, re.I):
+        if match.start() > start:
+            bounds.append((start, match.start()))
+        start = match.end()
+    if start < len(text):
+        bounds.append((start, len(text)))
+    return bounds or [(0, len(text))]
+
+
+def _clause_of(index: int, clauses: list[tuple[int, int]]) -> tuple[int, int]:
+    for a, b in clauses:
+        if a <= index < b or (index == b and a < b):
+            return a, b
+    return clauses[-1]
+
+
+def _verbs(text: str) -> set[str]:
+    found: set[str] = set()
+    for name, pattern in (("delete", DELETE_RE), ("create", CREATE_RE), ("move", MOVE_RE),
+                          ("swap", SWAP_RE), ("rename", RENAME_RE)):
+        if pattern.search(text):
+            found.add(name)
+    return found
+
+
+FOLLOWING_RE = re.compile(
+    r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\s+(?:week|month|time)\s+on\b|\bgoing\s+forward\b|"
+    r"\bmoving\s+forward\b|\bfrom\s+then\s+on\b|\bfrom\s+here\s+on\b|\bstarting\s+(?:next|this|on|from|"
+    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
+    r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b|\bfrom\s+\w+\s+onwards?\b|"
+    r"\bonwards\b", re.I)
+"""CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
+following ones (a `following` change splits the series)."""
+
+
+def _scope(text: str) -> Scope:
+    if FOLLOWING_RE.search(text) and not OCCURRENCE_RE.search(text):
+        return "following"
+    occ, ser = bool(OCCURRENCE_RE.search(text)), bool(SERIES_RE.search(text))
+    if occ and not ser:
+        return "occurrence"
+    if ser and not occ:
+        return "series"
+    return "unknown"
+
+
+END_BEFORE_RE = re.compile(
+    r"\b(?:end|ends|ending|finish|finishes|finishing|wrap\s+up|wraps\s+up|over|done|let\s+out|get\s+out)"
+    r"\s+(?:at|by|around|till|until|til)\s*$|"
+    r"\b(?:run|runs|running|go|goes|going|last|lasts|stay|keep\s+it)\s+(?:till|until|til|past)\s*$|"
+    r"\b(?:till|until|til|untill)\s*$|\bend\s+time\s+(?:to|of|at)?\s*$", re.I)
+"""Words before a time that say when an event ends ("make it end at 5:30", "running till 6:30")."""
+PIN_END_RE = re.compile(
+    r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
+    r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
+    r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b", re.I)
+PIN_START_RE = re.compile(
+    r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+start(?:\s+time)?\b|"
+    r"\bstart(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
+    r"\bstill\s+(?:start|begin)(?:s|ing)?\s+at\b|\blonger\s+at\s+the\s+end\b|\bat\s+the\s+end\b", re.I)
+SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\s+(?:length|duration)\b|"
+                            r"\b(?:length|duration)\s+(?:stays|the\s+same)\b", re.I)
+
+
+def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
+    before = text[max(0, start - 25):start]
+    if NEGATION_BEFORE_RE.search(before):
+        return "negated"
+    if END_BEFORE_RE.search(before):
+        return "end"
+    if SOURCE_BEFORE_RE.search(before) and later_targets:
+        return "source"
+    after = text[end:end + 3]
+    possessive = re.match(r"['\u2019]s\b", after) or re.search(r"['\u2019]s$", text[start:end])
+    if possessive and later_move_target:
+        return "source"  # "move this week's lesson to Thursday"
+    return "target"
+
+
+CURRENT_BEFORE_RE = re.compile(
+    r"(?:\b(?:is|are|was|were|it'?s|its|that'?s|which\s+is)|['\u2019]s|\bs)\s+(?:still\s+|currently\s+|"
+    r"normally\s+|usually\s+|already\s+|supposed\s+to\s+be\s+)?(?:on\s+|at\s+|for\s+|set\s+for\s+|"
+    r"scheduled\s+for\s+|booked\s+for\s+|planned\s+for\s+)?(?:the\s+)?$|"
+    r"\b(?:got|was|were|been|has\s+been|have\s+been|had\s+been)\s+(?:moved|changed|pushed|switched|"
+    r"rescheduled|bumped|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until|for)?\s*$|"
+    r"\b(?:currently|right\s+now\s+it'?s|at\s+the\s+moment\s+it'?s)\s+(?:on\s+|at\s+)?$", re.I)
+"""Words before a phrase that state how things are now: "the dentist is at 3", "piano's tuesday
+4:30", "it got moved to Friday"."""
+QUESTION_TAG_AFTER_RE = re.compile(
+    r"^\s*,?\s*(?:right|yeah|yes|correct|isn'?t\s+it|isnt\s+it|no|innit|ok|yea|yep|aren'?t\s+they|"
+    r"wasn'?t\s+it|i\s+think|i\s+believe|iirc|now)?\s*\?+", re.I)
+
+
+OTHER_EVENT_ANCHOR_RE = re.compile(
+    r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
+    r"|\b(?:before|after|following|ahead\s+of)\s+"
+    r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
+    r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
+    r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
+    r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
+    r"(?:the\s+)?[a-z]+"
+    r"|\b(?:as\s+soon\s+as|once|when|whenever)\s+(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
+    r"\s+(?:over|done|finished|ends|finishes|wraps\s+up|starts|begins)\b", re.I)
+"""Where one event is placed relative to another ("put the dinner right after it", "move swim to
+when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
+(new or old) time, which code does not chain, so what it touches stays open."""
+
+
+BUSY_AFTER_RE = re.compile(r"^\s+(?:is|was|looks|seems|'s)\s+(?:(?:so|really|very|super|kind\s+of|a\s+bit)\s+)?"
+                           r"(?:a\s+mess|messy|crazy|busy|packed|hectic|full|insane|nuts|chaos|chaotic|mad|"
+                           r"a\s+nightmare|rough|slammed|swamped)\b", re.I)
+
+
+def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
+    """Phrases that state how things are now ("track practice is tues at 6:10 right?") become
+    `current` when a later phrase says where the event goes ("make it half an hour later"): the
+    stated time is then the event's own, not its target. Alone, a phrase keeps its role (the
+    statement may be all there is to go on: "dinner's at 7 on friday, add it")."""
+    out: list[Phrase] = []
+    for i, phrase in enumerate(phrases):
+        later_change = any(p.role == "target" for p in phrases[i + 1:]) or bool(
+            SAME_TIME_RE.search(text[phrase.end_index:]))
+        before = text[max(0, phrase.start_index - 40):phrase.start_index]
+        before = re.split(r"[.;!?\n]|\band\b|\bthen\b|\bbut\b", before)[-1]
+        stated = bool(CURRENT_BEFORE_RE.search(before)) or bool(QUESTION_TAG_AFTER_RE.match(text[phrase.end_index:]))
+        is_now = phrase.text.strip().casefold() in ("now", "right now")
+        if phrase.role == "target" and BUSY_AFTER_RE.match(text[phrase.end_index:]):
+            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
+                            phrase.shift, phrase.day_relative)  # "this week is a mess": not where it goes
+        if phrase.role == "target" and later_change and stated and phrase.shift is None \
+                and phrase.day_relative is None and not is_now:
+            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
+                            phrase.shift, phrase.day_relative)
+        out.append(phrase)
+    return out
+
+
+def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
+             relatives: list[DayRelative]) -> list[Phrase]:
+    taken: list[tuple[int, int]] = [(r.start_index, r.end_index) for r in relatives]
+    taken += [(s.start_index, s.end_index) for s in shifts]
+    Raw = tuple[int, int, str, Expression | None, Shift | None, DayRelative | None]
+    raw: list[Raw] = []
+    for found in resolution.expressions:
+        if found.kind == "duration" or found.recurrence:
+            continue
+        if found.span.strip().casefold() in ("now", "right now") and not re.search(
+                r"\b(?:to|for|at|until|till)\s*$", text[max(0, found.start_index - 8):found.start_index], re.I):
+            continue  # "tennis is every thursday now", "it's now at 5": an adverb, not a time
+        if any(a < found.end_index and found.start_index < b for a, b in taken):
+            # "same time next week", "the day after": the event-relative reading replaces the
+            # resolver's reading from now
+            continue
+        raw.append((found.start_index, found.end_index, found.span, found, None, None))
+    raw += [(s.start_index, s.end_index, s.span, None, s, None) for s in shifts]
+    raw += [(r.start_index, r.end_index, r.span, None, None, r) for r in relatives]
+    raw.sort(key=lambda item: item[0])
+    out: list[Phrase] = []
+    for i, (a, b, span, expr, shift, rel) in enumerate(raw):
+        later = any(re.search(r"(?:\b(?:to|until|till|for|on|at)|->|\u2192)\s*$", text[max(0, x[0] - 8):x[0]], re.I)
+                    or x[4] is not None for x in raw[i + 1:])
+        moved_to = any(re.search(r"(?:\b(?:to|till|until)|->|\u2192|\bmove\w*|\bpush\w*)\s*$",
+                                 text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
+                       for x in raw[i + 1:])
+        out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
+    return _current_state(text, out)
+
+
+def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolution: Resolution) -> list[str]:
+    spans = [(p.start_index, p.end_index) for p in phrases]
+    spans += [(e.start_index, e.end_index) for e in resolution.expressions]
+    spans += [(r.start, r.end) for r in refs if r.candidates]  # "Friday lunch" is a title
+    out: list[str] = []
+    zoned = [(e.start_index, e.end_index) for e in resolution.expressions if e.explicit_zone]
+    for match in ZONE_WORD_RE.finditer(text):
+        word = match.group(2).casefold()
+        if word in NOT_A_ZONE:
+            continue
+        # "her time" is read only when a city the message names gave the phrase its zone
+        covering = zoned if word in ("her", "his", "their") else spans
+        if any(a <= match.start(2) < b for a, b in covering):
+            continue
+        out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
+    out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
+    out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
+    out += misspelt_weekdays(text)
+    out += _cities_after_times(text, resolution)
+    for match in UNCOVERED_DATE_WORD_RE.finditer(text):
+        if any(a <= match.start() < b for a, b in spans):
+            continue
+        word = match.group(0)
+        if re.fullmatch(r"\d{1,2}", word) and not re.search(r"\b(?:at|by|around|@|til|till|until|to|from|"
+                                                            r"-)\s*$", text[:match.start()], re.I):
+            continue  # "2 kids", "table for 4"
+        out.append(word)
+    return out
+
+
+def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
+    """Give each mention its phrases: a phrase goes to the mentions said since the last phrase
+    ("move soccer and the dentist to Thursday"); a phrase with no new mention before it continues
+    the last group ("move soccer to Thursday and make it 4pm"); a phrase before any mention goes to
+    the mentions after it. Returns whether the plain rule settled every phrase."""
+    items: list[tuple[int, object]] = [(m.ref.start, m) for m in mentions]
+    items += [(p.start_index, p) for p in phrases]
+    items.sort(key=lambda item: item[0])
+    pending: list[Mention] = []
+    last_group: list[Mention] = []
+    leading: list[Phrase] = []
+    clean = True
+    clauses = _clauses(text)
+    for _, item in items:
+        if isinstance(item, Mention):
+            pending.append(item)
+            continue
+        assert isinstance(item, Phrase)
+        clause = _clause_of(item.start_index, clauses)
+        same_clause = bool(last_group) and clause == last_group[-1].clause
+        group = pending or (last_group if same_clause else [])
+        if not group and last_group:
+            # a later sentence that points back ("track practice is tues at 6:10 right? make it
+            # half an hour later") continues the last group; one of its own is context only
+            words = text[clause[0]:item.start_index]
+            if not (re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) and _verbs(words)):
+                continue
+            group = last_group
+        if not group:
+            leading.append(item)
+            continue
+        for mention in group:
+            mention.phrases.append(item)
+        if pending:
+            last_group, pending = pending, []
+    if leading:
+        receivers = [m for m in mentions if m.ref.start > leading[-1].start_index]
+        for phrase in leading:
+            for mention in receivers:
+                # a phrase said before the event is context ("tomorrow's", "on Friday, move ...")
+                # unless the mention has nothing else
+                role: Role = phrase.role
+                mention.phrases.append(Phrase(phrase.start_index, phrase.end_index, phrase.text, role,
+                                              phrase.expression, phrase.shift, phrase.day_relative))
+    for mention in mentions:
+        if not one_group([p for p in mention.phrases if p.role == "target"]):
+            clean = False
+    return clean
+
+
+def one_group(phrases: list[Phrase]) -> bool:
+    """At most one phrase of each kind: a day and a time, an instant, or a shift."""
+    kinds = [phrase_kind(p) for p in phrases]
+    return len(kinds) == len(set(kinds)) and not ({"datetime", "shift"} <= set(kinds))
+
+
+def phrase_kind(phrase: Phrase) -> str:
+    """shift | date | time | datetime: what part of a start the phrase pins."""
+    if phrase.shift is not None:
+        return "shift"
+    if phrase.day_relative is not None:
+        return "date"
+    expr = phrase.expression
+    if expr is None:
+        return "other"
+    if expr.time_of_day_only or expr.kind == "time":
+        return "time"
+    if expr.kind == "date":
+        return "date"
+    return "datetime"
+
+
+def _own_verbs(text: str, mentions: list[Mention]) -> None:
+    """Each mention's own verbs: the words from the previous mention up to the next one ("cancel
+    the haircut and move the vet": the vet moves); a list item with none inherits its neighbour's."""
+    ordered = sorted(mentions, key=lambda m: m.ref.start)
+    previous: set[str] = set()
+    for i, mention in enumerate(ordered):
+        start = max(ordered[i - 1].ref.end if i else mention.clause[0], mention.clause[0])
+        end = min(ordered[i + 1].ref.start if i + 1 < len(ordered) else mention.clause[1], mention.clause[1])
+        before = _verbs(text[start:mention.ref.start])
+        own = before or _verbs(text[mention.ref.end:end]) or previous
+        mention.verbs = own
+        previous = own
+
+
+def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> RequestReading:
+    shifts, lengths = find_shifts_and_lengths(text)
+    relatives = find_day_relatives(text)
+    phrases = _phrases(text, resolution, shifts, relatives)
+    date_spans = [(p.start_index, p.end_index) for p in phrases]
+    date_spans += [(e.start_index, e.end_index) for e in resolution.expressions]
+    date_spans += [(length.start_index, length.end_index) for length in lengths]
+    refs = find_event_refs(text, calendar, date_spans)
+    clauses = _clauses(text)
+    mentions: list[Mention] = []
+    unmatched: list[EventRef] = []
+    for ref in refs:
+        if not ref.candidates:
+            unmatched.append(ref)
+            continue
+        clause = _clause_of(ref.start, clauses)
+        words = text[clause[0]:clause[1]]
+        mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause))
+    _own_verbs(text, mentions)
+    clean = _bind(text, mentions, phrases)
+    for mention in mentions:
+        mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]
+    return RequestReading(
+        text=text, resolution=resolution, mentions=mentions, unmatched=unmatched, phrases=phrases,
+        lengths=lengths, verbs=_verbs(text), scope=_scope(text),
+        pronoun=bool(PRONOUN_RE.search(text)), group=bool(GROUP_RE.search(text)),
+        free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
+        uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean,
+        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)],
+        pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
+        same_length=bool(SAME_LENGTH_RE.search(text)))

@@ -1,0 +1,92 @@
+"""`calendar-assistant demo` in a real terminal: the installed console script under tmux.
+
+Why tmux: Pilot tests drive the app headless; only a real terminal shows that the installed
+entry point starts, draws, takes Enter and exits cleanly. tmux is required, not optional (the
+README lists it for the tests): if it is missing this test fails with a message saying so (CI
+installs it), it never skips. It runs at 80×24, the size the app must serve first-class.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from assistant.scripted.demo import plan_for
+from tools.calendar.events import zone
+
+TZ = "America/Los_Angeles"
+
+
+def _tmux(socket: str, *args: str) -> str:
+    done = subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=10)
+    return done.stdout
+
+
+def flat(screen: str) -> str:
+    """The screen's words with borders and line breaks gone: a sentence may wrap at 80 columns."""
+    return " ".join(screen.replace("│", " ").split())
+
+
+def _wait_for(socket: str, session: str, needle: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux(socket, "capture-pane", "-p", "-t", session)
+        if needle in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{needle!r} never appeared on the screen; last screen:\n{screen}")
+
+
+def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed, and this test runs the demo in a real terminal: "
+                    "install it (apt-get install -y tmux) and run again")
+    exe = Path(sys.executable).with_name("calendar-assistant")
+    if not exe.exists():
+        found = shutil.which("calendar-assistant")
+        assert found, "the calendar-assistant console script is not installed (pip install -e .)"
+        exe = Path(found)
+    socket = f"ca-test-{os.getpid()}"
+    session = "demo"
+    env = {"CALENDAR_ASSISTANT_HOME": str(tmp_path / "home"), "CALENDAR_ASSISTANT_TIMEZONE": TZ,
+           "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    # -u: something in a pytest run leaks COLUMNS=80/LINES=24 into the tmux server's
+    # environment, and the app would believe them (shutil.get_terminal_size reads them first).
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    command = f"env -u COLUMNS -u LINES {assignments} {shlex.quote(str(exe))} demo"
+    _tmux(socket, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        first = _wait_for(socket, session, "DEMO", 20)
+        assert "DEMO — DEMO" not in first
+        assert "Add Maya's soccer game" in first  # pre-filled: the person only presses Enter
+        plan = plan_for(datetime.now(zone(TZ)))
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        _wait_for(socket, session, "Verified", 30)  # step 1: a right change
+        _wait_for(socket, session, "Move the swim lesson to", 10)  # step 2 waits in the input
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        screen = _wait_for(socket, session, "Corrected after review", 30)
+        wrong = f"{plan.wrong:%A}, {plan.wrong:%B} {plan.wrong.day} at 5:00 PM"
+        assert "Caught:" in screen and "Friday" in screen, screen  # what was wrong
+        assert wrong in flat(screen), screen  # and what it had been set to before the rollback
+        _wait_for(socket, session, "/undo", 10)  # step 3
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        _wait_for(socket, session, "Undo the last change?", 10)
+        _tmux(socket, "send-keys", "-t", session, "y")
+        screen = _wait_for(socket, session, "Undone", 15)
+        back = f"{plan.swim_day:%A}, {plan.swim_day:%B} {plan.swim_day.day} at 5:00 PM"
+        assert "'Swim lesson' back on " + back in flat(screen), screen
+        _tmux(socket, "send-keys", "-t", session, "C-q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and session in _tmux(socket, "list-sessions", "-F", "#{session_name}"):
+            time.sleep(0.1)
+        assert session not in _tmux(socket, "list-sessions", "-F", "#{session_name}"), "ctrl+q did not quit"
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)

@@ -1,0 +1,423 @@
+"""Property tests: for random calendars and random turns of guarded writes, rolling the turn back
+gives the calendar back exactly, every stored field included; a concurrent edit made outside the
+journal is kept and reported while everything else is restored; a failing call writes nothing.
+
+Profiles: HYPOTHESIS_PROFILE=ci (default, 30 examples) or thorough (1000), see conftest.py.
+"""
+from __future__ import annotations
+
+import itertools
+import tempfile
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from conftest import (
+    STORE_BACKENDS,
+    journal_for,
+    listed,
+    make_backend,
+    make_context,
+    records_without_version,
+)
+from hypothesis import currently_in_test_context, event, given, note
+from hypothesis import strategies as st
+
+from tools.backends.base import EventPatch
+from tools.calendar.events import Event, format_when
+from tools.context import ToolCall
+from tools.registry import ToolRegistry
+from tools.store import database as store
+
+ZONES = ["America/Los_Angeles", "America/New_York", "Europe/London", "UTC", "Asia/Kolkata",
+         "Australia/Sydney"]
+BASE = date(2025, 1, 1)
+RULES_TIMED = ["RRULE:FREQ=DAILY;COUNT={n}", "RRULE:FREQ=WEEKLY;COUNT={n}",
+               "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT={n}", "RRULE:FREQ=MONTHLY;COUNT={n}",
+               "RRULE:FREQ=WEEKLY;UNTIL=20250601T000000Z", "RRULE:FREQ=DAILY;INTERVAL=3;COUNT={n}"]
+RULES_ALLDAY = ["RRULE:FREQ=WEEKLY;COUNT={n}", "RRULE:FREQ=MONTHLY;COUNT={n}",
+                "RRULE:FREQ=YEARLY;COUNT=2"]
+
+titles = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+                 min_size=1, max_size=20).filter(lambda t: t.strip() != "")
+emails = st.lists(st.sampled_from(["sam@example.com", "kim@example.com", "lee@example.org"]),
+                  max_size=3, unique=True)
+# NUL and lone surrogates are refused at the tool boundary (tests/test_registry.py), so the
+# stored text never has one
+_text = st.characters(exclude_characters="\x00", exclude_categories=("Cs",))
+optional_text = st.one_of(st.none(), st.text(alphabet=_text, max_size=30))
+
+
+@st.composite
+def event_specs(draw: Any, recurring: bool | None = None) -> dict[str, Any]:
+    """A contract-shaped event (CONTRACT section 2), timed or all-day, maybe recurring."""
+    all_day = draw(st.booleans())
+    is_recurring = draw(st.booleans()) if recurring is None else recurring
+    day = BASE + timedelta(days=draw(st.integers(0, 150)))
+    tz = draw(st.sampled_from(ZONES))
+    spec: dict[str, Any] = {"title": draw(titles), "timezone": tz, "all_day": all_day,
+                            "location": draw(optional_text), "description": draw(optional_text),
+                            "attendees": draw(emails)}
+    if all_day:
+        spec["start"] = day.isoformat()
+        spec["end"] = (day + timedelta(days=draw(st.integers(1, 4)))).isoformat()
+    else:
+        start = datetime(day.year, day.month, day.day, draw(st.integers(0, 23)),
+                         draw(st.sampled_from([0, 15, 30, 45])))
+        end = start + timedelta(minutes=draw(st.integers(15, 600)))
+        spec["start"] = start.isoformat()  # naive: wall time in the event's zone
+        spec["end"] = end.isoformat()
+    if is_recurring:
+        rule = draw(st.sampled_from(RULES_ALLDAY if all_day else RULES_TIMED))
+        spec["recurrence"] = [rule.format(n=draw(st.integers(2, 8)))]
+    return spec
+
+
+def spec_to_event(backend: Any, spec: dict[str, Any]) -> Event:
+    tz = ZoneInfo(spec["timezone"])
+    if spec["all_day"]:
+        start: Any = date.fromisoformat(spec["start"])
+        end: Any = date.fromisoformat(spec["end"])
+    else:
+        start = datetime.fromisoformat(spec["start"]).replace(tzinfo=tz)
+        end = datetime.fromisoformat(spec["end"]).replace(tzinfo=tz)
+    return Event(id=backend.new_event_id(), title=spec["title"], start=start, end=end,
+                 all_day=spec["all_day"], timezone=spec["timezone"], location=spec["location"],
+                 description=spec["description"], attendees=tuple(spec["attendees"]),
+                 recurrence=tuple(spec["recurrence"]) if spec.get("recurrence") else None)
+
+
+class World:
+    """One fresh calendar + journal in a temp dir per example."""
+
+    def __init__(self, backend_name: str = "local") -> None:
+        self._dir = tempfile.TemporaryDirectory()
+        path = Path(self._dir.name)
+        self.backend = make_backend(backend_name, path)
+        # deterministic ids: the strategies pick among events in id order, and hypothesis
+        # needs the same choices to mean the same events when it replays and shrinks
+        counter = itertools.count(1)
+        self.backend.new_event_id = lambda: f"ev{next(counter):05d}"  # type: ignore[method-assign]
+        self.journal = journal_for(self.backend, path)
+        self.cal = self.backend.primary_calendar_id()
+        self.ctx = make_context(self.backend, self.journal, "turn-p")
+        self.registry = ToolRegistry(self.ctx)
+        self.calls = 0
+        self.series_times_fixed = False
+        # Google keeps a changed occurrence as its own event and re-derives occurrences when
+        # their series changes; a turn that changes a whole series AND its occurrences cannot
+        # always be put back exactly there (the journal then reports a conflict instead of
+        # overwriting). The Google runs leave whole series alone; occurrences are exercised.
+        self.whole_series_untouched = backend_name == "google"
+
+    def close(self) -> None:
+        self.backend.close()
+        store.forget_engines()
+        self._dir.cleanup()
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- state
+    def visible(self) -> list[Event]:
+        return self.backend.list_events(self.cal, datetime(2024, 6, 1, tzinfo=ZoneInfo("UTC")),
+                                        datetime(2027, 1, 1, tzinfo=ZoneInfo("UTC")))
+
+    def singles(self) -> list[Event]:
+        return [e for e in self.visible() if e.recurring_event_id is None]
+
+    def occurrences(self) -> list[Event]:
+        return [e for e in self.visible() if e.recurring_event_id is not None]
+
+    def series(self) -> list[Event]:
+        ids = sorted({e.recurring_event_id for e in self.occurrences()})
+        found = [self.backend.get_event(self.cal, i) for i in ids]
+        return [e for e in found if e is not None and e.recurrence]
+
+    def run(self, name: str, args: dict[str, Any]) -> None:
+        self.calls += 1
+        if currently_in_test_context():  # the pinned examples run the same world outside hypothesis
+            note(f"{name} {args}")
+            event(name)
+        result = self.registry.run(ToolCall(f"call-{self.calls}", name, args))
+        assert not result.is_error, f"{name} {args}: {result.text}"
+
+
+# --------------------------------------------------------------------------- seeding
+def seed(world: World, data: Any) -> None:
+    specs = data.draw(st.lists(event_specs(), min_size=1, max_size=6), label="calendar")
+    made = [world.backend.create_event(world.cal, spec_to_event(world.backend, s)) for s in specs]
+    # some pre-existing exceptions: a moved and a cancelled occurrence
+    for master in [m for m in made if m.recurrence]:
+        occ = [e for e in world.occurrences() if e.recurring_event_id == master.id]
+        if len(occ) >= 2 and data.draw(st.booleans(), label="seed exceptions"):
+            moved = occ[0]
+            world.backend.patch_event(world.cal, moved.id, EventPatch({
+                "title": moved.title + " (moved)",
+                "start": format_when(moved.start + (timedelta(days=1) if moved.all_day else timedelta(hours=2)))}))
+            world.backend.delete_event(world.cal, occ[-1].id)
+
+
+# --------------------------------------------------------------------------- operations
+def _shifted(event: Event, data: Any) -> dict[str, Any]:
+    if event.all_day:
+        return {"start": format_when(event.start + timedelta(days=data.draw(st.integers(-3, 3))))}
+    minutes = data.draw(st.sampled_from([-1440, -90, -30, 30, 60, 150, 2880]))
+    return {"start": format_when(event.start + timedelta(minutes=minutes))}
+
+
+def _field_changes(event: Event, data: Any, keep_times: bool = False) -> dict[str, Any]:
+    change: dict[str, Any] = {}
+    fields = ["title", "location", "description", "attendees"]
+    if not keep_times:
+        fields += ["time", "timezone", "all_day"]
+    picks = data.draw(st.sets(st.sampled_from(fields), min_size=1))
+    if "title" in picks:
+        change["title"] = data.draw(titles)
+    if "location" in picks:
+        change["location"] = data.draw(st.one_of(st.none(), st.just("home"), st.text(alphabet=_text, max_size=20)))
+    if "description" in picks:
+        change["description"] = data.draw(optional_text)
+    if "attendees" in picks:
+        change["attendees"] = data.draw(emails)
+    if "time" in picks:
+        change.update(_shifted(event, data))
+    if "timezone" in picks and not event.all_day:
+        change["timezone"] = data.draw(st.sampled_from(ZONES))
+    if "all_day" in picks and "time" not in picks:
+        if event.all_day:  # to a timed event: needs a start with a time
+            change.update({"all_day": False, "start": f"{event.start.isoformat()}T09:00:00"})
+        else:
+            change["all_day"] = True
+    if not change:  # e.g. only a zone change picked for an all-day event
+        change["title"] = data.draw(titles)
+    return change
+
+
+def op_create(world: World, data: Any) -> None:
+    spec = data.draw(event_specs(), label="create")
+    if world.whole_series_untouched:
+        spec = {**spec, "recurrence": None}
+    args = {k: v for k, v in spec.items() if v is not None and v != []}
+    if data.draw(st.booleans()):
+        args["location"] = "home"
+    world.run("create_calendar_event", args)
+
+
+def op_update(world: World, data: Any) -> None:
+    targets = world.singles() + world.series()
+    if targets:
+        target = data.draw(st.sampled_from(targets), label="update target")
+        # Google re-keys a series' occurrences when its times change, so an occurrence changed
+        # in the same turn can no longer be proven ours: the rollback reports it as a conflict
+        # rather than overwrite it. The concurrent-edit property leaves series times alone there.
+        keep = world.series_times_fixed and bool(target.recurrence)
+        if world.whole_series_untouched:
+            targets = world.singles()
+            if not targets:
+                return
+            target = data.draw(st.sampled_from(targets), label="single update target")
+        world.run("update_calendar_event",
+                  {"event_id": target.id, **_field_changes(target, data, keep_times=keep)})
+
+
+def op_move_occurrence(world: World, data: Any) -> None:
+    occ = world.occurrences()
+    if occ:
+        target = data.draw(st.sampled_from(occ), label="moved occurrence")
+        world.run("update_calendar_event", {"event_id": target.id, **_shifted(target, data)})
+
+
+def op_bulk(world: World, data: Any) -> None:
+    # singles and occurrences, never a series with one of its own occurrences
+    pool = world.singles() + world.occurrences()
+    if len(pool) < 2:
+        return
+    chosen = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=5,
+                                unique_by=lambda e: e.id), label="bulk targets")
+    updates = [{"event_id": e.id, **data.draw(st.one_of(
+        st.builds(lambda t: {"title": t}, titles),
+        st.builds(lambda d: {"description": d}, optional_text),
+        st.just(_shifted(e, data))))} for e in chosen]
+    world.run("bulk_update_calendar_events", {"updates": updates})
+
+
+def op_delete(world: World, data: Any) -> None:
+    pool = world.singles()
+    if pool:
+        world.run("delete_calendar_event", {"event_id": data.draw(st.sampled_from(pool)).id})
+
+
+def op_delete_occurrence(world: World, data: Any) -> None:
+    pool = world.occurrences()
+    if pool:
+        world.run("delete_calendar_event", {"event_id": data.draw(st.sampled_from(pool)).id})
+
+
+def op_delete_series(world: World, data: Any) -> None:
+    pool = [] if world.whole_series_untouched else world.series()
+    if pool:
+        world.run("delete_calendar_event", {"event_id": data.draw(st.sampled_from(pool)).id})
+
+
+OPS = {"create": op_create, "update": op_update, "move occurrence": op_move_occurrence,
+       "bulk": op_bulk, "delete": op_delete, "delete occurrence": op_delete_occurrence,
+       "delete series": op_delete_series}
+
+
+def run_turn(world: World, data: Any) -> None:
+    names = data.draw(st.lists(st.sampled_from(sorted(OPS)), min_size=1, max_size=8), label="ops")
+    for name in names:
+        OPS[name](world, data)
+
+
+def state_of(backend: Any, key: tuple[str, str]) -> Any:
+    """The stored record of one event (its exception row for an occurrence), or, where the
+    backend's store leaves occurrences out (Google), the event as read."""
+    stored = records_without_version(backend)
+    if key in stored:
+        return stored[key]
+    found = backend.get_event(*key)
+    return found.to_contract() if found else None
+
+
+# --------------------------------------------------------------------------- properties
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+@given(data=st.data())
+def test_rollback_restores_the_calendar_exactly(backend_name: str, data: Any) -> None:
+    with World(backend_name) as world:
+        seed(world, data)
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        run_turn(world, data)
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list
+        assert world.journal.open_turns() == []
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+@given(data=st.data())
+def test_concurrent_edit_survives_the_rollback_and_is_reported(backend_name: str, data: Any) -> None:
+    with World(backend_name) as world:
+        world.series_times_fixed = backend_name == "google"
+        # On CalDAV a series and its changed occurrences are one resource: someone else's edit
+        # of an occurrence is also a change to a series this turn changed, and the journal then
+        # (rightly) keeps both. Series are left whole there; occurrences are exercised.
+        world.whole_series_untouched = world.whole_series_untouched or backend_name == "caldav"
+        seed(world, data)
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        run_turn(world, data)
+        touched = sorted({(e.calendar_id, e.event_id) for e in world.journal.entries("turn-p")})
+        alive = [key for key in touched if world.backend.get_event(*key) is not None]
+        if not alive:  # make sure the turn left something someone else can edit
+            op_create(world, data)
+            alive = [(e.calendar_id, e.event_id) for e in world.journal.entries("turn-p")
+                     if e.tool == "create_calendar_event"][-1:]
+        key = data.draw(st.sampled_from(alive), label="edited by someone else")
+        world.backend.patch_event(*key, EventPatch({"title": "Edited elsewhere",
+                                                    "description": "not by this turn"}))
+        theirs = state_of(world.backend, key)
+        report = world.journal.rollback("turn-p")
+        assert [c.event_id for c in report.conflicts] == [key[1]]
+        assert key[1] not in report.restored_ids
+        assert state_of(world.backend, key) == theirs
+        after = records_without_version(world.backend)
+        assert {k: v for k, v in after.items() if k != key} == \
+            {k: v for k, v in before_records.items() if k != key}
+        def others(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [e for e in events if key[1] not in (e["id"], e.get("recurring_event_id"))]
+        assert others(listed(world.backend)) == others(before_list)
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+@given(data=st.data())
+def test_a_failing_call_writes_nothing(backend_name: str, data: Any) -> None:
+    """Invalid inputs of every guarded write leave every stored record as it was."""
+    with World(backend_name) as world:
+        seed(world, data)
+        target = world.singles()[0] if world.singles() else world.occurrences()[0]
+        before = records_without_version(world.backend)
+        bad = data.draw(st.sampled_from([
+            ("create_calendar_event", {"title": "x", "start": "2025-13-01T10:00"}),
+            ("create_calendar_event", {"title": "x", "start": "2025-02-01T10:00", "end": "2025-02-01T09:00"}),
+            ("create_calendar_event", {"title": "x", "start": "2025-02-01", "all_day": True, "end": "2025-02-01"}),
+            ("create_calendar_event", {"title": "x", "start": "2025-02-01T10:00", "timezone": "Mars/Base"}),
+            ("update_calendar_event", {"event_id": target.id, "end": "2020-01-01T00:00:00Z"}),
+            ("update_calendar_event", {"event_id": target.id, "bogus": 1}),
+            ("update_calendar_event", {"event_id": "evnope"}),
+            ("delete_calendar_event", {"event_id": "evnope"}),
+            ("bulk_update_calendar_events", {"updates": [{"event_id": target.id, "title": "ok"},
+                                                         {"event_id": "evnope", "title": "x"}]}),
+        ]))
+        result = world.registry.run(ToolCall("bad", *bad))
+        assert result.is_error
+        assert records_without_version(world.backend) == before
+
+
+# --------------------------------------------------------------------------- pinned examples
+# Two failures the property found on CalDAV (issue 24 item 11), pinned so every run checks them:
+# hypothesis cannot replay an `st.data()` example by `@example`, so each is written out here.
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+def test_pinned_occurrence_moved_around_a_series_change_is_rolled_back_exactly(backend_name: str) -> None:
+    """An occurrence moved, its series changed, the same occurrence moved again: on CalDAV all
+    three live in one resource under one ETag, and undoing the newest write must not make the
+    older ones look like someone else's."""
+    with World(backend_name) as world:
+        world.backend.create_event(world.cal, spec_to_event(world.backend, {
+            "title": "Piano", "timezone": "America/Los_Angeles", "all_day": False,
+            "start": "2025-01-06T16:00:00", "end": "2025-01-06T17:00:00", "location": None,
+            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"]}))
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        first = world.occurrences()[1]
+        world.run("update_calendar_event", {"event_id": first.id, "start": format_when(
+            first.start + timedelta(minutes=30))})
+        if not world.whole_series_untouched:
+            world.run("update_calendar_event", {"event_id": world.series()[0].id, "title": "Piano lesson"})
+        moved = next(e for e in world.occurrences() if e.id == first.id)
+        world.run("bulk_update_calendar_events", {"updates": [
+            {"event_id": moved.id, "start": format_when(moved.start + timedelta(minutes=60))},
+            {"event_id": world.occurrences()[2].id, "description": "bring the book"}]})
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+def test_pinned_series_deleted_after_its_occurrences_changed_is_rolled_back_exactly(backend_name: str) -> None:
+    """Occurrences moved and one removed, then the whole series changed and deleted in the same
+    turn: the rollback brings the series, its overrides and its exceptions back as they were."""
+    with World(backend_name) as world:
+        world.backend.create_event(world.cal, spec_to_event(world.backend, {
+            "title": "Swim", "timezone": "Europe/London", "all_day": False,
+            "start": "2025-02-03T07:30:00", "end": "2025-02-03T08:15:00", "location": "Pool",
+            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=6"]}))
+        occ = world.occurrences()
+        world.backend.patch_event(world.cal, occ[0].id, EventPatch({"title": "Swim (moved)"}))  # seeded
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        occ = world.occurrences()
+        world.run("bulk_update_calendar_events", {"updates": [
+            {"event_id": occ[1].id, "start": format_when(occ[1].start + timedelta(minutes=90))},
+            {"event_id": occ[2].id, "title": "Swim gala"}]})
+        world.run("delete_calendar_event", {"event_id": occ[3].id})
+        world.run("update_calendar_event", {"event_id": occ[1].id, "description": "lane 4"})
+        if not world.whole_series_untouched:
+            series = world.series()[0]
+            world.run("update_calendar_event", {"event_id": series.id, "location": "Leisure centre"})
+            world.run("delete_calendar_event", {"event_id": series.id})
+        world.run("create_calendar_event", {"title": "Lunch", "start": "2025-02-04T12:00:00",
+                                            "timezone": "Europe/London"})
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list

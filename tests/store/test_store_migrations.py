@@ -1,0 +1,109 @@
+"""Schema by alembic: stores made before migrations are adopted with their data, and a new
+PostgreSQL store reaches the same tables and columns as an upgraded SQLite file."""
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from conftest import PERSON_TZ
+from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
+from sqlmodel import SQLModel
+
+from reflection.lessons.store import Lesson, LessonEvent, LessonStore
+from tools.backends.local import LocalBackend
+from tools.journal.journal import Journal
+from tools.store import database as store
+
+LA = ZoneInfo(PERSON_TZ)
+
+# calendar.db as versions before `turn_id` and the listing indexes wrote it
+OLD_CALENDAR = """
+CREATE TABLE calendars (id VARCHAR NOT NULL, name VARCHAR NOT NULL, timezone VARCHAR,
+  is_primary BOOLEAN NOT NULL, PRIMARY KEY (id));
+CREATE TABLE events (calendar_id VARCHAR NOT NULL, id VARCHAR NOT NULL, title VARCHAR NOT NULL,
+  start VARCHAR NOT NULL, "end" VARCHAR NOT NULL, all_day BOOLEAN NOT NULL,
+  timezone VARCHAR NOT NULL, location VARCHAR, description VARCHAR, attendees VARCHAR NOT NULL,
+  recurrence VARCHAR, recurring_event_id VARCHAR, original_start VARCHAR, status VARCHAR NOT NULL,
+  version INTEGER NOT NULL, start_utc INTEGER NOT NULL, end_utc INTEGER NOT NULL,
+  PRIMARY KEY (calendar_id, id));
+INSERT INTO calendars VALUES ('primary', 'Family', 'America/Los_Angeles', 1);
+INSERT INTO events VALUES ('primary', 'evold', 'Dentist', '2025-03-04T09:00:00-08:00',
+  '2025-03-04T10:00:00-08:00', 0, 'America/Los_Angeles', 'Main St', NULL, '[]', NULL, NULL,
+  NULL, 'confirmed', 3, 1741107600, 1741111200);
+"""
+
+
+def _columns(engine: Engine) -> dict[str, set[str]]:
+    inspector = inspect(engine)
+    return {name: {c["name"] for c in inspector.get_columns(name)}
+            for name in inspector.get_table_names() if name != "alembic_version"}
+
+
+def _versions(engine: Engine) -> set[str]:
+    with engine.connect() as conn:
+        return {row[0] for row in conn.exec_driver_sql("SELECT version_num FROM alembic_version")}
+
+
+def test_an_old_calendar_file_is_adopted_and_keeps_its_events(tmp_path: Path) -> None:
+    path = tmp_path / "calendar.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_CALENDAR)
+    backend = LocalBackend(path, PERSON_TZ)
+    old = backend.get_event("primary", "evold")
+    assert old is not None and old.title == "Dentist" and old.location == "Main St"
+    assert old.version == "3" and old.start == datetime(2025, 3, 4, 9, tzinfo=LA)
+    listed = backend.list_events("primary", datetime(2025, 3, 1, tzinfo=LA),
+                                 datetime(2025, 4, 1, tzinfo=LA))
+    assert [e.id for e in listed] == ["evold"]
+    assert _versions(backend.engine) == {"c0001"}
+    with sqlite3.connect(path) as conn:
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+        indexes = {row[1] for row in conn.execute("PRAGMA index_list(events)")}
+    assert "turn_id" in columns
+    assert {"ix_events_span", "ix_events_cal_start", "ix_events_masters"} <= indexes
+
+
+def test_an_old_state_file_made_by_create_all_is_adopted_and_keeps_its_lessons(
+        tmp_path: Path) -> None:
+    """The pre-migration path: sqlmodel's create_all on the models, nothing stamped."""
+    path = tmp_path / "assistant.db"
+    old = store.sqlite_engine(path)
+    tables = [Lesson.__table__, LessonEvent.__table__]  # type: ignore[attr-defined]
+    SQLModel.metadata.create_all(old, tables=tables)
+    with old.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO lessons (fingerprint, type, severity, text, rationale, change, source, "
+            "change_source, entities, provenance, guard_version, seen_count, first_seen, "
+            "last_seen, resolved) VALUES ('fp', 'wrong_date', 'error', 'Friday is the 24th', "
+            "'r', 'c', 'symbolic', 'symbolic', '[]', '[]', '1', 4, '2025-10-01 08:00:00.000000', "
+            "'2025-10-20 08:00:00.000000', 0)")
+    store.forget_engines()
+    engine = store.sqlite_engine(path)
+    lessons = LessonStore(engine).all()
+    assert [(l.text, l.seen_count) for l in lessons] == [("Friday is the 24th", 4)]
+    assert lessons[0].last_seen == datetime(2025, 10, 20, 8, tzinfo=ZoneInfo("UTC"))
+    assert _versions(engine) == {"s0001"}
+    assert {"journal_turns", "journal_entries", "undo_records"} <= set(_columns(engine))
+
+
+def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
+        tmp_path: Path) -> None:
+    from pg_support import fresh_store_engine
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLD_CALENDAR)
+    sqlite = store.sqlite_engine(path)
+    Journal(sqlite, LocalBackend(sqlite, PERSON_TZ))
+    pg = fresh_store_engine()
+    Journal(pg, LocalBackend(pg, PERSON_TZ))
+    assert _columns(pg) == _columns(sqlite)
+    assert _versions(pg) == _versions(sqlite) == {"c0001", "s0001"}
+    with pg.connect() as conn:
+        kinds: dict[str, str] = dict(conn.exec_driver_sql(
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
+    assert kinds["started_at"] == "timestamp with time zone"

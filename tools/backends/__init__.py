@@ -1,0 +1,3 @@
+"""Where calendars live, behind one interface (`tools.backends.base.CalendarBackend`): the local
+store, Google Calendar and CalDAV.
+"""

@@ -1,0 +1,3 @@
+"""CalDAV calendars: the backend and the components of one resource (a series, its overrides and
+EXDATEs).
+"""

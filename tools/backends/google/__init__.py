@@ -1,0 +1,1 @@
+"""Google Calendar: the backend, its event resources and ids, and the sign-in."""

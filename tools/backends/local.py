@@ -1,0 +1,601 @@
+"""The default calendar: events in a SQLite file (or the `DATABASE_URL` database) through
+SQLAlchemy Core, no account needed.
+
+Recurring series are stored once, as RRULE lines, and expanded by `tools.calendar.occurrences` when
+listed. A changed or cancelled occurrence is its own row (an exception) keyed by the occurrence
+id (`<series>_<YYYYMMDDTHHMMSSZ>`), so moving one occurrence never touches the others and ids
+look the same on both backends. Deletes are soft (status `cancelled`) so an undo can put the very
+same row back; a rollback of a create removes the row outright.
+
+Every statement is built with SQLAlchemy Core on the tables below. A write is one transaction
+that first shuts out other writers (`tools.store.database.writer_lock`: `BEGIN IMMEDIATE` on SQLite, an
+advisory lock on PostgreSQL), so its version check and its write cannot be split by another
+process's write, and a bulk patch writes all its items or none. Instants are kept as epoch
+seconds (`start_utc`, `end_utc`: the same integers and index arithmetic on every database), the
+wall-clock times as written (`start`, `end`: ISO text with the offset, or a date for all-day
+events) and the IANA zone in its own column, so nothing depends on a server's session zone.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime, time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+
+from tools.backends.base import (
+    ITEM_FAILURES,
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    EventPatch,
+    PatchItem,
+    RestoreItem,
+    RestoreResult,
+    Snapshot,
+    VersionConflict,
+)
+from tools.calendar.events import (
+    CalendarInfo,
+    Event,
+    as_status,
+    format_when,
+    local_start_of,
+    parse_when,
+    zone,
+)
+from tools.calendar.occurrences import (
+    instance_parts,
+    is_occurrence,
+    occurrences,
+    stamp_original,
+    virtual_instance,
+    virtual_instances,
+)
+from tools.calendar.patching import apply_patch
+from tools.store.database import is_postgresql, migrate, sqlite_engine, writer_lock
+
+LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
+EVENT_CACHE_SIZE = 8192
+INSTANCES_CACHE_SIZE = 2048  # (series row, window) pairs
+
+metadata = MetaData()
+"""The local calendar's own tables (same names, columns and indexes as the files older versions
+wrote with sqlmodel, so those files open unchanged); created and upgraded by the `calendar`
+migrations (tools/migrations/versions), which keep their own frozen copy."""
+
+calendars_table = Table(
+    "calendars", metadata,
+    Column("id", String, primary_key=True),
+    Column("name", String, nullable=False),
+    Column("timezone", String),
+    Column("is_primary", Boolean, nullable=False, default=False),
+)
+
+events_table = Table(
+    "events", metadata,
+    Column("calendar_id", String, primary_key=True),
+    Column("id", String, primary_key=True),
+    Column("title", String, nullable=False, default=""),
+    Column("start", String, nullable=False),
+    Column("end", String, nullable=False),
+    Column("all_day", Boolean, nullable=False, default=False),
+    Column("timezone", String, nullable=False, default="UTC"),
+    Column("location", String),
+    Column("description", String),
+    Column("attendees", String, nullable=False, default="[]"),
+    Column("recurrence", String),
+    Column("recurring_event_id", String, index=True),
+    Column("original_start", String),
+    Column("status", String, nullable=False, default="confirmed"),
+    Column("version", Integer, nullable=False, default=1),
+    Column("turn_id", String),
+    Column("start_utc", Integer, nullable=False, index=True),  # epoch seconds: ranges across zones
+    Column("end_utc", Integer, nullable=False, index=True),
+)
+_E = events_table.c
+_SINGLE = _E.recurrence.is_(None)
+# Listing reads events starting at most LONG_EVENT before the window through ix_events_cal_start,
+# the few longer ones through their length (ix_events_span), and series masters apart.
+EXTRA_INDEXES = (
+    Index("ix_events_span", _E.calendar_id, _E.end_utc - _E.start_utc,
+          sqlite_where=_SINGLE, postgresql_where=_SINGLE),
+    Index("ix_events_cal_start", _E.calendar_id, _E.start_utc,
+          sqlite_where=_SINGLE, postgresql_where=_SINGLE),
+    Index("ix_events_masters", _E.calendar_id, _E.start_utc,
+          sqlite_where=_E.recurrence.is_not(None), postgresql_where=_E.recurrence.is_not(None)),
+)
+
+RECORD_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "description",
+                 "attendees", "recurrence", "recurring_event_id", "original_start", "status",
+                 "turn_id")
+_STORED_AS_GIVEN = ("start", "end", "attendees", "recurrence", "original_start", "status",
+                    "turn_id")
+
+
+def _epoch(value: datetime) -> int:
+    return int(value.timestamp())
+
+
+def event_to_fields(event: Event) -> dict[str, Any]:
+    """Flatten an Event into the stored columns (strings keep the offset or the date)."""
+    tz = zone(event.timezone)
+    return {
+        "title": event.title,
+        "start": format_when(event.start),
+        "end": format_when(event.end),
+        "all_day": event.all_day,
+        "timezone": event.timezone,
+        "location": event.location,
+        "description": event.description,
+        "attendees": json.dumps(list(event.attendees)),
+        "recurrence": json.dumps(list(event.recurrence)) if event.recurrence else None,
+        "recurring_event_id": event.recurring_event_id,
+        "original_start": format_when(event.original_start) if event.original_start else None,
+        "status": event.status,
+        "start_utc": _epoch(local_start_of(event.start, tz)),
+        "end_utc": _epoch(local_start_of(event.end, tz)),
+    }
+
+
+def row_to_event(row: Mapping[Any, Any]) -> Event:
+    """The Event a stored row (or a snapshot record with its keys) holds."""
+    tz = zone(row["timezone"])
+    original = row["original_start"]
+    return Event(
+        id=row["id"], title=row["title"], start=parse_when(row["start"], tz, "start"),
+        end=parse_when(row["end"], tz, "end"), all_day=bool(row["all_day"]),
+        timezone=row["timezone"], location=row["location"], description=row["description"],
+        attendees=tuple(json.loads(row["attendees"] or "[]")),
+        recurrence=tuple(json.loads(row["recurrence"])) if row["recurrence"] else None,
+        calendar_id=row["calendar_id"], version=str(row["version"]),
+        recurring_event_id=row["recurring_event_id"],
+        original_start=parse_when(original, tz, "original_start") if original else None,
+        status=as_status(row["status"]),
+    )
+
+
+def _record_of(row: Mapping[Any, Any]) -> dict[str, Any]:
+    """The snapshot record: every stored field, JSON-safe, the version as text."""
+    record = {name: row[name] for name in RECORD_FIELDS}
+    record["all_day"] = bool(record["all_day"])
+    record["version"] = str(row["version"])
+    return record
+
+
+def _snapshot_of(calendar_id: str, event_id: str, row: Mapping[Any, Any] | None) -> Snapshot:
+    if row is None:
+        return Snapshot(calendar_id, event_id, None, None)
+    record = _record_of(row)
+    return Snapshot(calendar_id, event_id, record, record["version"])
+
+
+def _start_key(event: Event) -> tuple[datetime, str]:
+    start = event.start
+    if not isinstance(start, datetime):
+        start = datetime.combine(start, time(0), tzinfo=zone(event.timezone))
+    return (start, event.id)
+
+
+# Statements built once, with bound parameters: building and cache-keying a Core statement
+# per call was most of the cost of a bulk update and its rollback (bench/RESULTS_backend.md).
+_PK = and_(_E.calendar_id == bindparam("b_cal"), _E.id == bindparam("b_id"))
+_SELECT_ROW = select(events_table).where(_PK)
+_SELECT_ROWS = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
+                                          _E.id.in_(bindparam("b_ids", expanding=True)))
+_SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed",
+                                   _E.id.in_(bindparam("b_ids", expanding=True)))
+_UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
+_DELETE_ROW = delete(events_table).where(_PK)
+_INSERT_ROW = insert(events_table)
+_SELECT_CALENDAR = select(calendars_table.c.id).where(calendars_table.c.id == bindparam("b_cal"))
+
+
+# A listing: events starting at most LONG_EVENT before the window (ix_events_cal_start), the few
+# longer ones through their length (ix_events_span: `start_utc + 0` keeps the planner from
+# scanning ix_events_cal_start for them instead, 10x slower on 10k events), series masters apart.
+_LIVE = and_(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed")
+_LIST_SINGLE = select(events_table).where(
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"))
+_LIST_LONG = select(events_table).where(
+    _LIVE, _SINGLE, _E.end_utc - _E.start_utc > LONG_EVENT, _E.start_utc + 0 < bindparam("b_near"),
+    _E.end_utc > bindparam("b_lo"))
+_LIST_MASTERS = select(events_table).where(
+    _LIVE, _E.recurrence.is_not(None), _E.recurring_event_id.is_(None),
+    _E.start_utc < bindparam("b_hi"))
+_LIST_EXCEPTIONS = select(_E.id).where(_E.calendar_id == bindparam("b_cal"),
+                                       _E.recurring_event_id.in_(bindparam("b_ids", expanding=True)))
+
+
+def _pk(calendar_id: str, event_id: str) -> dict[str, str]:
+    return {"b_cal": calendar_id, "b_id": event_id}
+
+
+_MMAP_PRAGMA = "PRAGMA mmap_size=268435456"  # 256 MB of address space, not of memory
+
+
+def _map_the_file(dbapi_conn: Any, _record: Any) -> None:
+    """Read the calendar through a memory map (shared with the OS page cache, no heap per
+    connection): a month listing's row lookups cost a third less at the p95 (bench_backend)."""
+    dbapi_conn.execute(_MMAP_PRAGMA)
+
+
+def _ids_by_calendar(items: Sequence[RestoreItem]) -> dict[str, list[str]]:
+    by_calendar: dict[str, list[str]] = {}
+    for item in items:
+        by_calendar.setdefault(item.snapshot.calendar_id, []).append(item.snapshot.event_id)
+    return by_calendar
+
+
+class LocalBackend(CalendarBackend):
+    """Several calendars in one store (a SQLite file, or the engine of `DATABASE_URL`); the
+    first one made is the primary."""
+
+    name = "local"
+    restores_are_independent = True  # one row per event: a restore touches its own row only
+
+    def __init__(self, store: Path | str | Engine, default_timezone: str = "UTC") -> None:
+        self.engine = store if isinstance(store, Engine) else sqlite_engine(store)
+        self.path = store if not isinstance(store, Engine) else str(store.url)
+        if not is_postgresql(self.engine) and \
+                not sa_event.contains(self.engine, "connect", _map_the_file):
+            sa_event.listen(self.engine, "connect", _map_the_file)
+            self.engine.dispose()  # the connections opened so far reconnect with the map
+        migrate(self.engine, "calendar")
+        self.default_timezone = default_timezone
+        self._lock = threading.RLock()
+        self._cache_lock = threading.Lock()
+        self._events_cache: OrderedDict[tuple[Any, ...], Event] = OrderedDict()
+        self._instances_cache: OrderedDict[tuple[Any, ...], list[Event]] = OrderedDict()
+        self._listing = threading.local()  # per thread: what its last listing had to leave out
+        self.add_calendar("primary", "Family", default_timezone)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """One write transaction, the only writer from before its first read (`writer_lock`),
+        so what a write checks cannot change before it writes, in this process or another;
+        committed at the end, undone on error."""
+        with self._lock, self.engine.connect() as conn:
+            writer_lock(conn)
+            try:
+                yield conn
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
+
+    # ----------------------------------------------------------------- calendars
+    def calendars(self) -> list[CalendarInfo]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(calendars_table)).mappings().all()
+        return [CalendarInfo(r["id"], r["name"], bool(r["is_primary"]), r["timezone"]) for r in rows]
+
+    def add_calendar(self, calendar_id: str, name: str,
+                     timezone: str | None = None) -> CalendarInfo:
+        primary = calendar_id == "primary"
+        with self._writing() as conn:
+            if conn.execute(_SELECT_CALENDAR, {"b_cal": calendar_id}).first() is None:
+                conn.execute(insert(calendars_table).values(
+                    id=calendar_id, name=name, timezone=timezone, is_primary=primary))
+        return CalendarInfo(calendar_id, name, primary, timezone)
+
+    def primary_calendar_id(self) -> str:
+        return "primary"
+
+    @staticmethod
+    def _require_calendar(conn: Connection, calendar_id: str) -> None:
+        if conn.execute(_SELECT_CALENDAR, {"b_cal": calendar_id}).first() is None:
+            raise CalendarError(f"calendar {calendar_id!r} does not exist")
+
+    # ----------------------------------------------------------------- reading
+    def list_events(self, calendar_id: str, start: datetime, end: datetime,
+                    query: str | None = None) -> list[Event]:
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT}
+        with self.engine.connect() as conn:
+            single = list(conn.execute(_LIST_SINGLE, window).all())
+            single += conn.execute(_LIST_LONG, window).all()
+            masters = conn.execute(_LIST_MASTERS, window).all()
+            expanded: list[tuple[str, list[Event]]] = []
+            skipped: list[Event] = []
+            for row in masters:
+                try:
+                    instances = self._instances_of(row, start, end)
+                except CalendarError:  # one unreadable rule must not hide the whole calendar
+                    skipped.append(self._event_of(row))
+                    continue
+                if instances:
+                    expanded.append((row.id, instances))
+            self._listing.skipped = skipped
+            exceptions: set[str] = set()
+            if expanded:
+                exceptions = set(conn.execute(_LIST_EXCEPTIONS, {
+                    "b_cal": calendar_id, "b_ids": [m for m, _ in expanded]}).scalars())
+        events = [self._event_of(r) for r in single]
+        orphans = {e.recurring_event_id for e in events if e.recurring_event_id}
+        if orphans:
+            alive = {row.id for row in masters}
+            for series_id in orphans - alive:
+                if self.get_event(calendar_id, series_id) is None:
+                    events = [e for e in events if e.recurring_event_id != series_id]
+        for _, instances in expanded:
+            events.extend(i for i in instances if i.id not in exceptions)
+        if query:
+            needle = query.casefold()
+            events = [e for e in events if needle in " ".join(
+                filter(None, (e.title, e.location, e.description, *e.attendees))).casefold()]
+        events.sort(key=_start_key)
+        return events
+
+    def skipped_series(self) -> list[Event]:
+        return list(getattr(self._listing, "skipped", []))
+
+    def _event_of(self, row: Any) -> Event:
+        """`row_to_event`, remembered per full row (every column, the version included), so
+        repeated listings read each unchanged row into an Event once (bench/RESULTS_backend.md:
+        a month listing spends most of its time parsing rows without it)."""
+        key = tuple(row)
+        cache = self._events_cache
+        found = cache.get(key)
+        if found is None:
+            found = row_to_event(row._mapping)
+            with self._cache_lock:
+                cache[key] = found
+                if len(cache) > EVENT_CACHE_SIZE:
+                    cache.popitem(last=False)
+        return found
+
+    def _instances_of(self, row: Any, start: datetime, end: datetime) -> list[Event]:
+        """A series' occurrences in [start, end), remembered per full row and window, so a
+        month listed again builds none of them anew (bench/RESULTS_backend.md: building the
+        occurrences was a quarter of a warm listing)."""
+        key = (tuple(row), start, end)
+        found = self._instances_cache.get(key)
+        if found is None:
+            master = self._event_of(row)
+            found = virtual_instances(master, occurrences(master, start, end))
+            with self._cache_lock:
+                self._instances_cache[key] = found
+                if len(self._instances_cache) > INSTANCES_CACHE_SIZE:
+                    self._instances_cache.popitem(last=False)
+        return found
+
+    def get_event(self, calendar_id: str, event_id: str) -> Event | None:
+        return self.get_events(calendar_id, [event_id])[0]
+
+    def get_events(self, calendar_id: str, event_ids: Sequence[str]) -> list[Event | None]:
+        """Several events in two queries (their rows, then whether their series stand): the
+        checks of a bulk update read all its events at once."""
+        with self.engine.connect() as conn:
+            rows = self._rows(conn, calendar_id, event_ids)
+            live = self._live_ids(conn, calendar_id, rows.values())
+            return [self._event_of(rows[event_id]) if event_id in live
+                    else None if event_id in rows else self._virtual(conn, calendar_id, event_id)
+                    for event_id in event_ids]
+
+    @staticmethod
+    def _row(conn: Connection, calendar_id: str, event_id: str) -> Mapping[Any, Any] | None:
+        return conn.execute(_SELECT_ROW, _pk(calendar_id, event_id)).mappings().first()
+
+    @staticmethod
+    def _rows(conn: Connection, calendar_id: str, event_ids: Sequence[str]) -> dict[str, Any]:
+        """The stored rows of these events, by id (an untouched occurrence has none)."""
+        if not event_ids:
+            return {}
+        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)})
+        return {row.id: row for row in found}
+
+    @staticmethod
+    def _live_ids(conn: Connection, calendar_id: str, rows: Iterable[Any]) -> set[str]:
+        """The ids of the rows that are confirmed and (for an occurrence exception) whose series
+        still exists: deleting a series takes its moved occurrences with it, as on Google."""
+        confirmed = [row for row in rows if row.status == "confirmed"]
+        series = list({row.recurring_event_id for row in confirmed if row.recurring_event_id})
+        standing = set(conn.execute(_SELECT_LIVE, {"b_cal": calendar_id, "b_ids": series})
+                       .scalars()) if series else set()
+        return {row.id for row in confirmed
+                if not row.recurring_event_id or row.recurring_event_id in standing}
+
+    def _virtual(self, conn: Connection, calendar_id: str, event_id: str) -> Event | None:
+        """An occurrence of a series that has no row of its own, or None."""
+        parts = instance_parts(event_id)
+        if parts is None:
+            return None
+        master_row = self._row(conn, calendar_id, parts[0])
+        if master_row is None or master_row["status"] != "confirmed" or not master_row["recurrence"]:
+            return None
+        master = row_to_event(master_row)
+        original = stamp_original(parts[1])
+        if isinstance(original, datetime):
+            original = original.astimezone(master.zone)
+        if master.all_day == isinstance(original, datetime) or not is_occurrence(master, original):
+            return None
+        return virtual_instance(master, original)
+
+    # ----------------------------------------------------------------- writing
+    def new_event_id(self) -> str:
+        return "ev" + secrets.token_hex(5)
+
+    def create_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None,
+                     send_updates: bool = False) -> Event:
+        event_id = event.id or self.new_event_id()
+        with self._writing() as conn:
+            self._require_calendar(conn, calendar_id)
+            existing = self._row(conn, calendar_id, event_id)
+            if existing is not None:
+                if turn_id and existing["turn_id"] == turn_id:
+                    return row_to_event(existing)  # our own create, retried: not a duplicate
+                raise CalendarError(f"an event with id {event_id!r} already exists")
+            values = {"calendar_id": calendar_id, "id": event_id, "version": 1, "turn_id": turn_id,
+                      **event_to_fields(event.with_changes(id=event_id, status="confirmed"))}
+            conn.execute(_INSERT_ROW, values)
+        return row_to_event(values)
+
+    def upsert_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None) -> Event:
+        with self._writing() as conn:
+            self._require_calendar(conn, calendar_id)
+            conn.execute(_DELETE_ROW, _pk(calendar_id, event.id))
+            values = {"calendar_id": calendar_id, "id": event.id, "version": 1, "turn_id": turn_id,
+                      **event_to_fields(event.with_changes(status="confirmed"))}
+            conn.execute(_INSERT_ROW, values)
+        return row_to_event(values)
+
+    def _row_for_write(self, conn: Connection, calendar_id: str, event_id: str,
+                       rows: dict[str, Any] | None = None) -> tuple[int, Event]:
+        """(stored version, event) of what a write changes (`rows`: already read in this
+        transaction); an untouched occurrence gets its exception row here (version 0), so
+        changing or cancelling it leaves the others alone."""
+        if rows is None:
+            rows = self._rows(conn, calendar_id, [event_id])
+        row = rows.get(event_id)
+        if row is None:
+            virtual = self._virtual(conn, calendar_id, event_id)
+            if virtual is None:
+                raise EventNotFound(event_id)
+            conn.execute(_INSERT_ROW, {"calendar_id": calendar_id, "id": event_id, "version": 0,
+                                       **event_to_fields(virtual)})
+            return 0, virtual
+        if event_id not in self._live_ids(conn, calendar_id, [row]):
+            raise EventNotFound(event_id)
+        return int(row.version), self._event_of(row)
+
+    def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
+                    if_match: str | None = None, send_updates: bool = False) -> Event:
+        return self._patch_all(calendar_id, [PatchItem(event_id, patch, if_match)])[0]
+
+    def patch_events(self, calendar_id: str, items: Sequence[PatchItem], *,
+                     send_updates: bool = False) -> list[Event]:
+        """Every item in one transaction: all of them are written, or (on any failure) none."""
+        return self._patch_all(calendar_id, items)
+
+    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem]) -> list[Event]:
+        """The items' rows read in one query and written in one executemany, in one
+        transaction."""
+        written: list[Event] = []
+        with self._writing() as conn:
+            rows = self._rows(conn, calendar_id, [item.event_id for item in items])
+            params: list[dict[str, Any]] = []
+            for item in items:
+                if any(event.id == item.event_id for event in written):
+                    # the same event again: write what is pending, then read it anew
+                    conn.execute(_UPDATE_ROW, params)
+                    params = []
+                    rows.update(self._rows(conn, calendar_id, [item.event_id]))
+                version, current = self._row_for_write(conn, calendar_id, item.event_id, rows)
+                if item.if_match is not None and str(version) != str(item.if_match):
+                    raise VersionConflict(item.event_id, item.if_match, str(version))
+                fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
+                params.append({**_pk(calendar_id, item.event_id), **fields})
+                written.append(row_to_event({"calendar_id": calendar_id, "id": item.event_id,
+                                             **fields}))
+            if params:
+                conn.execute(_UPDATE_ROW, params)
+        return written
+
+    def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
+                     send_updates: bool = False) -> None:
+        with self._writing() as conn:
+            version, _ = self._row_for_write(conn, calendar_id, event_id)
+            if if_match is not None and str(version) != str(if_match):
+                raise VersionConflict(event_id, if_match, str(version))
+            conn.execute(_UPDATE_ROW, {**_pk(calendar_id, event_id), "status": "cancelled",
+                                       "version": version + 1})
+
+    # ----------------------------------------------------------------- journal support
+    def snapshot(self, calendar_id: str, event_id: str) -> Snapshot:
+        with self.engine.connect() as conn:
+            return _snapshot_of(calendar_id, event_id, self._row(conn, calendar_id, event_id))
+
+    def snapshots(self, calendar_id: str, event_ids: Sequence[str]) -> list[Snapshot]:
+        """One query for several events (a bulk update's pre- and post-images)."""
+        with self.engine.connect() as conn:
+            rows = {r["id"]: r for r in conn.execute(select(events_table).where(
+                _E.calendar_id == calendar_id, _E.id.in_(list(event_ids)))).mappings()}
+        return [_snapshot_of(calendar_id, event_id, rows.get(event_id)) for event_id in event_ids]
+
+    def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
+        result = self._restore_all([RestoreItem(snapshot, expected_version)])[0]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def restore_many(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        """Every restore in one transaction, each under its own version check (a refused one
+        leaves its event alone and the others go on), then every restored event read back in
+        that same transaction. A failing database raises: nothing was restored."""
+        return self._restore_all(items)
+
+    def _restore_all(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        outcomes: list[Exception | None] = []
+        with self._writing() as conn:
+            versions: dict[tuple[str, str], int | None] = {(cal, event_id): int(row.version)
+                        for cal, ids in _ids_by_calendar(items).items()
+                        for event_id, row in self._rows(conn, cal, ids).items()}
+            for item in items:
+                key = (item.snapshot.calendar_id, item.snapshot.event_id)
+                try:
+                    versions[key] = self._restore_in(conn, item, versions.get(key))
+                    outcomes.append(None)
+                except ITEM_FAILURES as exc:
+                    outcomes.append(exc)
+            back = {(cal, event_id): row._mapping
+                    for cal, ids in _ids_by_calendar(items).items()
+                    for event_id, row in self._rows(conn, cal, ids).items()}
+        return [outcome if outcome is not None else _snapshot_of(
+                    item.snapshot.calendar_id, item.snapshot.event_id,
+                    back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
+                for item, outcome in zip(items, outcomes, strict=False)]
+
+    @staticmethod
+    def _restore_in(conn: Connection, item: RestoreItem, version: int | None) -> int | None:
+        """Write one snapshot back over the row stored under `version` (None: no row) after
+        its version check; the row's version afterwards (None: no row)."""
+        snapshot, expected = item.snapshot, item.expected_version
+        cal, event_id = snapshot.calendar_id, snapshot.event_id
+        actual = str(version) if version is not None else None
+        if expected is not None and actual != expected:
+            raise VersionConflict(event_id, expected, actual)
+        if snapshot.record is None:
+            if version is not None:
+                conn.execute(_DELETE_ROW, _pk(cal, event_id))
+            return None
+        record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
+        record["attendees"] = record["attendees"] or "[]"
+        fields = event_to_fields(row_to_event(
+            {**record, "calendar_id": cal, "id": event_id, "version": 0}))
+        fields.update({k: record[k] for k in _STORED_AS_GIVEN})
+        fields["version"] = 1 if version is None else version + 1
+        if version is None:
+            conn.execute(_INSERT_ROW, {"calendar_id": cal, "id": event_id, **fields})
+        else:
+            conn.execute(_UPDATE_ROW, {**_pk(cal, event_id), **fields})
+        return int(fields["version"])
+
+    def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """Every stored row, for exact before/after comparisons in tests and benchmarks."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(events_table)).mappings().all()
+        return {(r["calendar_id"], r["id"]): _record_of(r) for r in rows}

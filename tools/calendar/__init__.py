@@ -1,0 +1,3 @@
+"""The calendar itself, with no I/O: the event model, patches, occurrences of a series,
+repeat rules, free time, and events in words.
+"""

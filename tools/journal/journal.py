@@ -1,0 +1,698 @@
+"""The snapshot journal: what a turn changed, written down before it changed it.
+
+Before a guarded write runs, its pre-image (or "did not exist"), what the write is meant to leave
+(the intent: the event as it should read afterwards, or "deleted") and the version it is based on
+are committed with the turn and attempt ids; after it runs, the post-image and its version. A
+write the server refused (a version conflict, a 412, a missing event) is recorded as `refused`:
+it changed nothing and is never undone.
+
+Rolling back walks the turn's entries in reverse. Each event is restored once, to the pre-image of
+the first write that touched it, and only when the event is still exactly what our writes left:
+for a completed write, the post-image's version (or content); for an uncertain one (the process
+died between the pre-image and the post-image), the pre-image plus our intended change, or the
+pre-image itself (the write never landed). Anything else is someone else's change: it is kept and
+reported as a conflict, never overwritten.
+
+Open turns carry their owner (`tools.journal.turn_owner`): start-up recovery only takes turns whose owning
+process is gone, and the owner closes its turn only while it is still its own. A restore that
+fails (the calendar service is down) leaves its entries as they were and the turn `unfinished`,
+so the next start tries again; one unreadable entry is reported and skipped, never fatal.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any, Literal, get_args
+
+from sqlalchemy import String, bindparam, insert, or_, select, update
+from sqlmodel import Field, Session, SQLModel, col
+from sqlmodel import select as select_rows
+
+from tools.backends.base import (
+    CalendarBackend,
+    CalendarError,
+    EventNotFound,
+    RestoreItem,
+    Snapshot,
+    VersionConflict,
+)
+from tools.calendar.events import Event, EventFieldError, event_from_contract
+from tools.calendar.patching import same_outcome
+from tools.journal.turn_owner import Owner, current_owner, is_alive
+from tools.store.database import migrate
+
+REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
+"""Write failures that prove nothing was written: the server (or our own check) refused it."""
+
+CONTENT_FIELDS = frozenset({"title", "start", "location", "description", "attendees", "recurrence"})
+
+
+TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
+"""A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
+or a rollback that could not finish and is retried at the next start (`unfinished`)."""
+
+EntryState = Literal["pending", "done", "refused", "noop", "rolled_back", "conflict", "unreadable"]
+"""A journal entry: pre-image committed, write outcome unknown (`pending`); written, post-image
+committed (`done`); refused by the server, nothing written (`refused`); provably untouched
+(`noop`); undone (`rolled_back`); someone else's change kept (`conflict`); its JSON cannot be read
+(`unreadable`)."""
+
+IntentKind = Literal["create", "update", "delete"]
+"""What a write means to do, as its journal entry records it."""
+
+Outcome = Literal["restored", "noop", "conflict", "failed", "down"]
+"""What undoing one event came to; `down`: the calendar service failed, the rest waits."""
+
+TURN_STATES: tuple[TurnState, ...] = get_args(TurnState)
+ENTRY_STATES: tuple[EntryState, ...] = get_args(EntryState)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class JournalTurn(SQLModel, table=True):
+    __tablename__ = "journal_turns"
+    turn_id: str = Field(primary_key=True)
+    backend: str = "local"
+    state: TurnState = Field(default="open", sa_type=String)
+    started_at: datetime = Field(default_factory=_now)
+    closed_at: datetime | None = None
+    owner: str | None = None  # tools.turn_owner.Owner as JSON; None: no live owner
+    recovery_tries: int = 0
+    last_error: str | None = None
+
+
+class JournalEntry(SQLModel, table=True):
+    __tablename__ = "journal_entries"
+    id: int | None = Field(default=None, primary_key=True)
+    turn_id: str = Field(index=True)
+    attempt: int = 1
+    tool: str
+    calendar_id: str
+    event_id: str
+    pre: str  # Snapshot JSON
+    pre_event: str | None = None  # contract JSON of the event before, for cards
+    post: str | None = None
+    post_version: str | None = None
+    post_event: str | None = None
+    intent: str | None = None  # {"kind": create|update|delete, "event": contract JSON | null}
+    base_version: str | None = None  # the version/etag the write was conditioned on
+    note: str | None = None  # why the last restore of this entry failed
+    state: EntryState = Field(default="pending", sa_type=String)
+    created_at: datetime = Field(default_factory=_now)
+
+
+_ENTRIES = JournalEntry.__table__  # type: ignore[attr-defined]
+_INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_order=True)
+_COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    post=bindparam("post_json"), post_version=bindparam("version"),
+    post_event=bindparam("event_json"), state="done")
+_MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    state=bindparam("new_state"), note=bindparam("new_note"))
+_NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+    note=bindparam("new_note"))
+
+
+def intent_json(kind: IntentKind, event: Event | None) -> str:
+    """What a write means to leave behind: the event as it should read, or nothing (a delete)."""
+    return json.dumps({"kind": kind, "event": event.to_contract() if event else None})
+
+
+# ---------------------------------------------------------------------------- words
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_UNSAFE_RE = re.compile(r"[\x00-\x1f<>]+")
+
+
+def _day_words(day: date) -> str:
+    return f"{_DAYS[day.weekday()]} {day.day} {_MONTHS[day.month - 1]}"
+
+
+def event_words(event: Event | None) -> str:
+    """An event as a person reads it: its title and when (never its id)."""
+    if event is None:
+        return "an event"
+    title = _UNSAFE_RE.sub(" ", event.title or "").strip()[:60] or "an untitled event"
+    if event.all_day or not isinstance(event.start, datetime):
+        when = _day_words(event.start if isinstance(event.start, date) else event.start.date())
+    else:
+        local = event.start.astimezone(event.zone)
+        when = f"{_day_words(local.date())} at {local:%H:%M}"
+    return f"'{title}' on {when}"
+
+
+def _reason(exc: BaseException, event_id: str) -> str:
+    return str(exc).replace(repr(event_id), "the event").replace(event_id, "the event")
+
+
+# ---------------------------------------------------------------------------- reports
+@dataclass
+class RestoredEvent:
+    """One event put back: `wrong` is what the undone write had left (None: it had deleted
+    the event), `restored` what is there again now (None: the write had created it)."""
+
+    event_id: str
+    wrong: Event | None
+    restored: Event | None
+
+
+@dataclass
+class Conflict:
+    event_id: str
+    message: str  # for the model and logs (may name the id)
+    words: str = ""  # for the person: title and time, never an id
+
+    @property
+    def shown(self) -> str:
+        return self.words or self.message
+
+
+@dataclass
+class RollbackReport:
+    turn_id: str
+    restored: list[RestoredEvent] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)  # someone else's change, kept
+    failures: list[Conflict] = field(default_factory=list)  # our change, not yet undone
+    skipped: list[Conflict] = field(default_factory=list)  # unreadable journal entries
+    waiting: int = 0  # changes not tried because the calendar service failed: next start
+    started_at: datetime | None = None
+    recovered: bool = False  # undone at start-up, not by the person or the guard
+
+    @property
+    def restored_ids(self) -> list[str]:
+        return [r.event_id for r in self.restored]
+
+    @property
+    def clean(self) -> bool:
+        return not self.conflicts and not self.failures and not self.skipped and not self.waiting
+
+    @property
+    def complete(self) -> bool:
+        """Nothing of ours is left to undo (conflicts and unreadable entries are final)."""
+        return not self.failures and not self.waiting
+
+    def summary(self) -> str:
+        """What happened, in words a person reads (titles and times, never ids)."""
+        parts = []
+        if self.restored:
+            parts.append("put back " + ", ".join(event_words(r.restored or r.wrong) for r in self.restored))
+        parts += [c.shown for c in self.conflicts + self.failures + self.skipped]
+        if self.waiting:
+            parts.append(f"{self.waiting} more change(s) will be undone at the next start, when "
+                         "the calendar service answers")
+        return "; ".join(parts) or "nothing to put back"
+
+    def notice(self) -> str:
+        """One line telling the person what start-up recovery did with an unfinished request."""
+        when = ""
+        if self.started_at is not None:
+            started = self.started_at if self.started_at.tzinfo else \
+                self.started_at.replace(tzinfo=UTC)
+            local = started.astimezone()
+            when = f" from {_day_words(local.date())} at {local:%H:%M}"
+        if not self.complete:
+            head = f"An unfinished request{when} could not be fully undone"
+        elif self.conflicts or self.skipped:
+            head = f"An unfinished request{when} was undone except where it could not be"
+        else:
+            head = f"An unfinished request{when} was undone"
+        return f"{head}: {self.summary()}."
+
+
+def _event_json(event: Event | None) -> str | None:
+    return json.dumps(event.to_contract()) if event else None
+
+
+def _event_from(text: str | None, calendar_id: str) -> Event | None:
+    if not text:
+        return None
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        return None
+    return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
+
+
+def _restore_outcome(backend: CalendarBackend, group: _Group,
+                     result: Snapshot | Exception) -> tuple[Outcome, str]:
+    """One `restore_many` result as an outcome: the read-back must hold the pre-image."""
+    if isinstance(result, VersionConflict):
+        return ("conflict", "changed by someone else during the rollback")
+    if isinstance(result, EventNotFound):
+        return ("failed", _reason(result, group.event_id))
+    if isinstance(result, CalendarError):
+        return ("down", _reason(result, group.event_id))
+    if isinstance(result, Exception):
+        return ("failed", f"the journal entry could not be read: {result}")
+    if not backend.same_content(group.pre, result):
+        return ("failed", "it was restored but does not read back as it was")
+    return ("restored", "")
+
+
+class _Unreadable(Exception):
+    """A journal entry whose stored JSON cannot be read back."""
+
+
+@dataclass
+class _Group:
+    """The entries of one event in one rollback, read once."""
+
+    calendar_id: str
+    event_id: str
+    entries: list[JournalEntry]
+    pre: Snapshot
+    first_event: Event | None
+    last_event: Event | None  # what our last completed write left (or the last pre-image)
+
+    @property
+    def last(self) -> JournalEntry:
+        return self.entries[-1]
+
+    @property
+    def ids(self) -> list[int]:
+        return [e.id for e in self.entries if e.id is not None]
+
+    @property
+    def words(self) -> str:
+        return event_words(self.first_event or self.last_event)
+
+
+def _read_group(calendar_id: str, event_id: str, entries: list[JournalEntry]) -> _Group:
+    try:
+        first, last = entries[0], entries[-1]
+        pre = Snapshot.from_json(json.loads(first.pre))
+        first_event = _event_from(first.pre_event, calendar_id)
+        last_event = _event_from(last.post_event, calendar_id) or _event_from(last.pre_event, calendar_id)
+        if last.post:
+            Snapshot.from_json(json.loads(last.post))
+        if last.intent:
+            json.loads(last.intent)
+    except (ValueError, KeyError, TypeError, AttributeError, EventFieldError) as exc:
+        raise _Unreadable(str(exc)) from exc
+    return _Group(calendar_id, event_id, entries, pre, first_event, last_event)
+
+
+class Journal:
+    """Durable pre/post images of guarded writes, and their exact undo."""
+
+    def __init__(self, engine: Any, backend: CalendarBackend, owner: Owner | None = None) -> None:
+        self.engine = engine
+        self.backend = backend
+        self.owner = owner or current_owner()
+        migrate(engine, "state")
+
+    # ------------------------------------------------------------ turns
+    def open_turn(self, turn_id: str) -> None:
+        """Record the turn as open and owned by this process (once)."""
+        with Session(self.engine) as session:
+            if session.get(JournalTurn, turn_id) is None:
+                session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name,
+                                        owner=self.owner.to_text()))
+                session.commit()
+
+    def close_turn(self, turn_id: str, state: TurnState = "committed") -> bool:
+        """Close our own open turn. False when it is no longer open and ours: start-up recovery
+        in another process took it (and rolled its changes back)."""
+        table = JournalTurn.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            result = conn.execute(update(table).where(
+                table.c.turn_id == turn_id, table.c.state == "open",
+                or_(table.c.owner == self.owner.to_text(), table.c.owner.is_(None)),
+            ).values(state=state, closed_at=_now()))
+            return bool(result.rowcount)
+
+    def owns(self, turn_id: str) -> bool:
+        """Whether the turn is still open and ours."""
+        with Session(self.engine) as session:
+            turn = session.get(JournalTurn, turn_id)
+            return turn is not None and turn.state == "open" and turn.owner in (None, self.owner.to_text())
+
+    def _set_state(self, turn_id: str, state: TurnState, *, release: bool = False,
+                   error: str | None = None) -> None:
+        with Session(self.engine) as session:
+            turn = session.get(JournalTurn, turn_id)
+            if turn is not None:
+                turn.state = state
+                turn.closed_at = _now()
+                if release:
+                    turn.owner = None
+                if error is not None:
+                    turn.last_error = error[:500]
+                session.commit()
+
+    def open_turns(self) -> list[str]:
+        """Every open turn of this backend, live or not."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(JournalTurn.turn_id).where(  # type: ignore[call-overload]
+                JournalTurn.state == "open", JournalTurn.backend == self.backend.name)).all()
+            return [r[0] for r in rows]
+
+    def turn(self, turn_id: str) -> JournalTurn | None:
+        with Session(self.engine, expire_on_commit=False) as session:
+            found = session.get(JournalTurn, turn_id)
+            if found is not None:
+                session.expunge(found)
+            return found
+
+    def recoverable_turns(self) -> list[JournalTurn]:
+        """Open turns whose owner is gone, and rollbacks left unfinished, oldest first."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            rows = session.exec(select_rows(JournalTurn).where(
+                col(JournalTurn.state).in_(("open", "unfinished")),
+                col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at))).all()
+            session.expunge_all()
+        return [t for t in rows if not is_alive(Owner.from_text(t.owner))]
+
+    def _claim(self, turn: JournalTurn) -> bool:
+        """Take a dead owner's turn, atomically: of two processes starting at once, one wins."""
+        table = JournalTurn.__table__  # type: ignore[attr-defined]
+        same_owner = table.c.owner.is_(None) if turn.owner is None else table.c.owner == turn.owner
+        with self.engine.begin() as conn:
+            result = conn.execute(update(table).where(
+                table.c.turn_id == turn.turn_id, table.c.state == turn.state, same_owner,
+            ).values(owner=self.owner.to_text(), recovery_tries=table.c.recovery_tries + 1))
+            return bool(result.rowcount)
+
+    def last_committed_turn(self) -> str | None:
+        """The newest turn whose changes still stand (the one `undo` takes back)."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(JournalTurn.turn_id).where(  # type: ignore[call-overload]
+                JournalTurn.state == "committed", JournalTurn.backend == self.backend.name
+            ).order_by(JournalTurn.closed_at.desc())).all()  # type: ignore[union-attr]
+            for (turn_id,) in rows:
+                if self.entries(turn_id, states=("done", "pending")):
+                    return str(turn_id)
+            return None
+
+    # ------------------------------------------------------------ writes
+    def begin(self, turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str,
+              intent: str | None = None, base_version: str | None = None) -> int:
+        """Commit the pre-image (and what the write means to leave) before the write; returns
+        the entry id for `complete`/`abandon`."""
+        self.open_turn(turn_id)
+        pre = self.backend.snapshot(calendar_id, event_id)
+        creating = intent is not None and json.loads(intent).get("kind") == "create"
+        # an occurrence never changed before has no stored record, but it is an event to name
+        pre_event = self.backend.get_event(calendar_id, event_id) \
+            if pre.exists or (intent is not None and not creating) else None
+        with Session(self.engine) as session:
+            entry = JournalEntry(turn_id=turn_id, attempt=attempt, tool=tool,
+                                 calendar_id=calendar_id, event_id=event_id,
+                                 pre=json.dumps(pre.to_json()), pre_event=_event_json(pre_event),
+                                 intent=intent, base_version=base_version)
+            session.add(entry)
+            session.commit()
+            assert entry.id is not None
+            return entry.id
+
+    def complete(self, entry_id: int, post_event: Event | None = None) -> None:
+        """Commit the post-image after the write succeeded."""
+        with Session(self.engine) as session:
+            entry = session.get(JournalEntry, entry_id)
+            assert entry is not None
+            post = self.backend.snapshot(entry.calendar_id, entry.event_id)
+            entry.post = json.dumps(post.to_json())
+            entry.post_version = post.version
+            entry.post_event = _event_json(post_event)
+            entry.state = "done"
+            session.commit()
+
+    def begin_many(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                   writes: list[tuple[Event, str, str | None]]) -> list[int]:
+        """`begin` for the updates of one bulk call, each (event before, intent, base version):
+        every pre-image read at once and committed in one transaction before any is written."""
+        self.open_turn(turn_id)
+        pres = self.backend.snapshots(calendar_id, [event.id for event, _, _ in writes])
+        created = _now()
+        rows = [{"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
+                 "event_id": event.id, "pre": json.dumps(pre.to_json()),
+                 "pre_event": _event_json(event), "intent": intent, "base_version": base,
+                 "state": "pending", "created_at": created}
+                for (event, intent, base), pre in zip(writes, pres, strict=False)]
+        if not rows:
+            return []
+        with self.engine.begin() as conn:
+            return list(conn.execute(_INSERT_ENTRIES, rows).scalars())
+
+    def complete_many(self, calendar_id: str, entry_ids: list[int],
+                      written: list[Event]) -> None:
+        """`complete` for the entries of `begin_many`, in order: post-images read at once and
+        committed in one transaction."""
+        posts = self.backend.snapshots(calendar_id, [event.id for event in written])
+        if not entry_ids:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(_COMPLETE_ENTRY,
+                [{"entry": entry, "post_json": json.dumps(post.to_json()), "version": post.version,
+                  "event_json": _event_json(event)}
+                 for entry, post, event in zip(entry_ids, posts, written, strict=False)])
+
+    def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
+        """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have
+        landed (a lost reply, a 5xx): it stays pending unless the event is provably untouched,
+        and a rollback restores it only if the event reads as our intended change."""
+        with Session(self.engine) as session:
+            entry = session.get(JournalEntry, entry_id)
+            assert entry is not None
+            if isinstance(error, REFUSALS):
+                entry.state = "refused"
+                entry.note = str(error)[:500]
+                session.commit()
+                return
+            try:
+                pre = Snapshot.from_json(json.loads(entry.pre))
+                current = self.backend.snapshot(entry.calendar_id, entry.event_id)
+            except CalendarError:
+                return  # cannot tell now: pending, and the rollback decides from the intent
+            if self.backend.same_content(pre, current) and pre.version == current.version:
+                entry.state = "noop"
+                session.commit()
+
+    def entries(self, turn_id: str, attempt: int | None = None,
+                states: tuple[EntryState, ...] = ("pending", "done"),
+                ids: list[int] | None = None) -> list[JournalEntry]:
+        with Session(self.engine) as session:
+            stmt = select_rows(JournalEntry).where(col(JournalEntry.turn_id) == turn_id,
+                                              col(JournalEntry.state).in_(states))
+            if ids is not None:
+                stmt = stmt.where(col(JournalEntry.id).in_(ids))
+            if attempt is not None:
+                stmt = stmt.where(col(JournalEntry.attempt) == attempt)
+            rows = session.exec(stmt.order_by(col(JournalEntry.id))).all()
+            session.expunge_all()
+            return list(rows)
+
+    def last_entry_id(self) -> int:
+        """The newest entry id (0 when none): a call's own entries are the ones after it."""
+        with Session(self.engine) as session:
+            row = session.exec(select(JournalEntry.id).order_by(  # type: ignore[call-overload]
+                JournalEntry.id.desc()).limit(1)).first()  # type: ignore[union-attr]
+            return int(row[0]) if row else 0
+
+    def entries_after(self, turn_id: str, after_id: int) -> list[JournalEntry]:
+        return [e for e in self.entries(turn_id) if (e.id or 0) > after_id]
+
+    # ------------------------------------------------------------ rollback
+    def rollback(self, turn_id: str, attempt: int | None = None) -> RollbackReport:
+        """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
+        whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
+        something of ours could not be undone yet."""
+        report = self.rollback_entries(turn_id, self.entries(turn_id, attempt))
+        if attempt is None:
+            if report.complete:
+                self._set_state(turn_id, "rolled_back")
+            else:
+                self._set_state(turn_id, "unfinished", release=True, error=report.summary())
+        return report
+
+    def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
+        """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
+        After a failure of the calendar service the rest is left for later (`waiting`).
+
+        A backend whose restores are independent (`restores_are_independent`) has every event
+        read at once, restored in one `restore_many` and its entries marked in one transaction;
+        any other is taken event by event, each read after the previous restore."""
+        report = RollbackReport(turn_id)
+        by_event: dict[tuple[str, str], list[JournalEntry]] = {}
+        for entry in entries:
+            by_event.setdefault((entry.calendar_id, entry.event_id), []).append(entry)
+        order = sorted(by_event.items(), key=lambda kv: kv[1][-1].id or 0, reverse=True)
+        groups: list[_Group] = []
+        for (calendar_id, event_id), raw in order:
+            try:
+                groups.append(_read_group(calendar_id, event_id, raw))
+            except _Unreadable as exc:
+                self._mark([([e.id for e in raw if e.id is not None], "unreadable", str(exc))])
+                report.skipped.append(Conflict(event_id, f"journal entry for {event_id} unreadable: {exc}",
+                                               "one record of this request could not be read, so "
+                                               "that change was left as it is"))
+        size = max(1, len(groups)) if self.backend.restores_are_independent else 1
+        for start in range(0, len(groups), size):
+            chunk = groups[start:start + size]
+            outcomes = self._undo_groups(chunk)
+            self._mark([self._report(group, outcome, why, report)
+                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)])
+            if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
+                report.waiting += len(groups) - start - len(outcomes)
+                break
+        return report
+
+    @staticmethod
+    def _report(group: _Group, outcome: Outcome, why: str,
+                report: RollbackReport) -> tuple[list[int], EntryState | None, str | None]:
+        """Add one event's outcome to the report; the marks its entries get."""
+        event_id = group.event_id
+        if outcome == "restored":
+            report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event))
+        if outcome in ("restored", "noop"):
+            return (group.ids, "rolled_back", None)
+        if outcome == "conflict":
+            report.conflicts.append(Conflict(
+                event_id, f"{event_id} was changed by someone else after this turn; their "
+                          "change was kept",
+                f"{group.words} was changed by someone else meanwhile, so their version was kept"))
+            return (group.ids, "conflict", why)
+        # failed or down: the entries stay as they are, to be retried
+        report.failures.append(Conflict(
+            event_id, f"{event_id} could not be restored: {why}",
+            f"{group.words} could not be put back ({why})"))
+        return (group.ids, None, why)
+
+    def _undo_groups(self, groups: list[_Group]) -> list[tuple[Outcome, str]]:
+        """Each group's outcome, in order: read every event, decide, restore the ones to restore
+        together, check each read-back. Shorter than `groups` when the calendar service failed
+        (the last outcome is `down`, the rest was not tried)."""
+        try:
+            currents = self._currents(groups)
+        except CalendarError as exc:
+            return [("down", _reason(exc, groups[0].event_id))]
+        decided: list[tuple[Outcome, str] | RestoreItem] = []
+        for group, current in zip(groups, currents, strict=False):
+            try:
+                decided.append(self._decide(group, current))
+            except CalendarError as exc:  # the ones decided so far are restored, then stop
+                outcomes = self._finish(groups, decided)
+                if len(outcomes) == len(decided) and all(o != "down" for o, _ in outcomes):
+                    outcomes.append(("down", _reason(exc, group.event_id)))
+                return outcomes
+            except (ValueError, KeyError, TypeError) as exc:
+                decided.append(("failed", f"the journal entry could not be read: {exc}"))
+        return self._finish(groups, decided)
+
+    def _finish(self, groups: list[_Group],
+                decided: list[tuple[Outcome, str] | RestoreItem]) -> list[tuple[Outcome, str]]:
+        """Restore the decided items in one `restore_many` and turn every decision and result
+        into an outcome, in order; stops at the first failure of the service."""
+        items = [d for d in decided if isinstance(d, RestoreItem)]
+        try:
+            results = self.backend.restore_many(items) if items else []
+        except CalendarError as exc:  # nothing was restored
+            results = [exc]
+        outcomes: list[tuple[Outcome, str]] = []
+        done = iter(results)
+        for group, decision in zip(groups, decided, strict=False):
+            if not isinstance(decision, RestoreItem):
+                outcomes.append(decision)
+                continue
+            result = next(done, None)
+            if result is None:
+                break  # not tried: the service failed before it
+            outcomes.append(_restore_outcome(self.backend, group, result))
+            if outcomes[-1][0] == "down":
+                break
+        return outcomes
+
+    def _currents(self, groups: list[_Group]) -> list[Snapshot]:
+        """The events as they are now, one read per calendar."""
+        by_calendar: dict[str, list[str]] = {}
+        for group in groups:
+            by_calendar.setdefault(group.calendar_id, []).append(group.event_id)
+        read = {(cal, snap.event_id): snap for cal, ids in by_calendar.items()
+                for snap in self.backend.snapshots(cal, ids)}
+        return [read[(group.calendar_id, group.event_id)] for group in groups]
+
+    def _decide(self, group: _Group, current: Snapshot) -> tuple[Outcome, str] | RestoreItem:
+        """Whether the event is still exactly what our writes left: then the restore to make
+        (under the version it has now), else why not."""
+        last = group.last
+        if last.state == "pending":
+            # Died (or failed) between pre-image and post-image: ours only if the event reads
+            # as before that write, or as that write meant to leave it.
+            if self.backend.same_content(group.pre, current):
+                return ("noop", "")
+            last_pre = Snapshot.from_json(json.loads(last.pre))
+            if not (self.backend.same_content(last_pre, current)
+                    or self._reads_as_intended(last, current)):
+                return ("conflict", "changed by someone else before our write was recorded")
+            return RestoreItem(group.pre, current.version)
+        if current.version != last.post_version:
+            post = Snapshot.from_json(json.loads(last.post)) if last.post else None
+            if post is None or not self.backend.same_content(post, current):
+                if self.backend.same_content(group.pre, current):
+                    # Already back as it was (a rollback that stopped before marking its
+                    # entries): nothing to undo, and nobody's change to keep.
+                    return ("noop", "")
+                return ("conflict", "changed by someone else after our write")
+            # Same content under a new version: a server-side stamp (Google re-tags an
+            # occurrence when its series is restored), not someone else's change.
+        return RestoreItem(group.pre, current.version)
+
+    def _reads_as_intended(self, entry: JournalEntry, current: Snapshot) -> bool:
+        """Whether the event now reads exactly as the pending write meant to leave it."""
+        if not entry.intent:
+            return False  # an entry from before intents were recorded: cannot prove it is ours
+        intent = json.loads(entry.intent)
+        if intent.get("kind") == "delete":  # gone, or kept as a cancelled record (soft delete)
+            return self.backend.get_event(entry.calendar_id, entry.event_id) is None
+        wanted = _event_from(json.dumps(intent.get("event")), entry.calendar_id)
+        if wanted is None or not current.exists:
+            return False
+        got = self.backend.get_event(entry.calendar_id, entry.event_id)
+        return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
+
+    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]]) -> None:
+        """Set the entries' state (None: keep it) and note, for every (ids, state, note), in
+        one transaction."""
+        rows = [{"entry": entry, "new_state": state, "new_note": note[:500] if note else None}
+                for ids, state, note in marks for entry in ids]
+        setting = [r for r in rows if r["new_state"] is not None]
+        keeping = [r for r in rows if r["new_state"] is None]
+        if not rows:
+            return
+        with self.engine.begin() as conn:
+            if setting:
+                conn.execute(_MARK_ENTRY, setting)
+            if keeping:
+                conn.execute(_NOTE_ENTRY, keeping)
+
+    def undo_last(self) -> RollbackReport | None:
+        """Roll back the newest turn whose changes still stand (None when there is none)."""
+        turn = self.last_committed_turn()
+        return self.rollback(turn) if turn else None
+
+    def recover(self) -> list[RollbackReport]:
+        """Roll back the turns whose process died, and retry unfinished rollbacks (start-up).
+
+        A turn owned by a live process (another window mid-turn) is left alone. When the
+        calendar service fails, the turn stays recoverable and the remaining turns wait for the
+        next start; a turn that cannot even be read is reported and skipped.
+        """
+        reports: list[RollbackReport] = []
+        for turn in self.recoverable_turns():
+            if not self._claim(turn):
+                continue
+            try:
+                report = self.rollback(turn.turn_id)
+            except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the start
+                self._set_state(turn.turn_id, "unfinished", release=True, error=str(exc))
+                report = RollbackReport(turn.turn_id, failures=[Conflict(
+                    "", f"turn {turn.turn_id} could not be rolled back: {exc}",
+                    f"its changes could not be undone ({type(exc).__name__})")])
+            report.started_at = turn.started_at
+            report.recovered = True
+            reports.append(report)
+            if not report.complete:
+                break  # the calendar service is failing: the rest waits for the next start
+        return reports
