@@ -15,7 +15,7 @@ from typing import Any
 
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext
-from tools.events import as_date
+from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 _WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?", re.UNICODE)

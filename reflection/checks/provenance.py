@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.request_reading import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
+from reflection.reading.request import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
 
 Action = str  # delete | rename | move | create | invite | describe
 

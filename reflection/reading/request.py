@@ -128,7 +128,7 @@ def misspelt_weekdays(text: str) -> list[str]:
 def _cities_after_times(text: str, resolution: Resolution) -> list[str]:
     """'3pm melbourne', '9am tokyo': a city after a time with no word "time" is not read as that
     city's clock (CONTRACT 4), so the time is open, not the person's own clock."""
-    from reflection.dates_lexicon import ZONE_CITY
+    from reflection.dates.lexicon import ZONE_CITY
 
     out: list[str] = []
     for expr in resolution.expressions:
