@@ -84,6 +84,10 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime)
 
 
 def check_overlaps(ctx: CheckContext) -> None:
+    """Each overlap once (CONTRACT 5: the same problem is never reported twice): two events of
+    one bulk update that now overlap each other are one conflict, and a duplicate is reported as
+    a duplicate only, not also as a conflict."""
+    seen: set[frozenset[str]] = set()
     for write in ctx.writes:
         if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
@@ -99,6 +103,11 @@ def check_overlaps(ctx: CheckContext) -> None:
             o_start, o_end = other.start_instant, other.end_instant
             if not (start < o_end and o_start < end):
                 continue
+            pair = frozenset({ctx.series_key(write.event_id) if write.event_id else f"new:{title}:{start}",
+                              other.recurring_event_id or other.id})
+            if pair in seen:
+                continue
+            seen.add(pair)
             same = write.kind == "create" and abs(start - o_start).total_seconds() < 60 \
                 and fuzz.token_set_ratio(_title_key(title), _title_key(other.title)) >= NEAR_SAME_TITLE
             when = describe_when(o_start.astimezone(ctx.tz))
@@ -111,7 +120,7 @@ def check_overlaps(ctx: CheckContext) -> None:
                         f"'{other.title}' is already on the calendar at {when}; the call creates it again",
                         f"move the existing '{other.title}' instead" if asked_move else
                         "check whether it is the same event before adding it")
-            # any overlap with another timed event is a conflict (CONTRACT 5), a duplicate too
+                continue  # reported once, as a duplicate (CONTRACT 5)
             ctx.add(write.index, "conflict", "error" if ctx.reading.free_time_asked and not same else "warning",
                     f"'{title}' overlaps '{other.title}' ({when})",
                     "find a free time with find_free_time" if ctx.reading.free_time_asked else

@@ -178,3 +178,18 @@ def test_check_explain_prints_each_errors_proof_in_words(tmp_path: Any, capsys: 
     assert out.startswith("case x1: wrong, proven in code")
     assert "the instruction sits in the description of 'Book club'" in out
     assert "{" not in out  # words, not JSON
+
+
+def test_one_overlap_in_a_bulk_update_is_reported_once() -> None:
+    verdict = judge("move the school concert and the family dinner to saturday 6pm",
+                    {"name": "bulk_update_calendar_events", "input": {"updates": [
+                        {"event_id": "ev_concert", "start": "2026-03-07T18:00:00", "end": "2026-03-07T19:00:00"},
+                        {"event_id": "ev_dinner", "start": "2026-03-07T18:00:00", "end": "2026-03-07T19:30:00"}]}})
+    conflicts = [f for f in verdict.findings if f.type == "conflict"]
+    assert len(conflicts) == 1
+
+
+def test_a_duplicate_is_reported_as_a_duplicate_only() -> None:
+    verdict = judge("add team lunch tuesday at noon",
+                    create(title="Team lunch", start="2026-03-03T12:00:00", end="2026-03-03T13:00:00"))
+    assert [f.type for f in verdict.findings if f.type in ("duplicate", "conflict")] == ["duplicate"]
