@@ -41,7 +41,7 @@ P_T_DOT = rx(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?"
 _NOT_HOUR_AFTER = (rf"(?!\s*(?:[:.]\d|\d|%|/|-\d|{AP_RE}"
                    rf"|(?:st|nd|rd|th|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
                    rf"|people|persons|guests|of|percent|o'?\s?clock|{MONTH_RE})\b))")
-P_T_BARE = rx(r"(?:\b(?:at|around|about|by|from|until|till|before|after|between)\s+|@\s*)(?P<h>\d{1,2})(?![\d])"
+P_T_BARE = rx(r"(?:\b(?P<pre>at|around|about|by|from|until|till|before|after|between|to)\s+|@\s*)(?P<h>\d{1,2})(?![\d])"
               + _NOT_HOUR_AFTER)
 P_T_BARE_POD = rx(r"(?<![\d:.])(?P<h>\d{1,2})(?=,?\s+(?:tonight|tonite|this\s+(?:morning|afternoon|evening)|"
                   r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tomorrow\s+(?:morning|afternoon|evening|night)))")
@@ -61,7 +61,7 @@ P_TRANGE = rx(rf"(?<![\d:.])(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<ap1>{AP
 # September 11 in "sunday 9-11"); the atom is the range alone, the day is its own atom.
 P_DAY_TRANGE = rx(rf"(?:\b{WEEKDAY_RE}|\b(?:today|tomorrow|tmrw|tmr|tonight|tonite)"
                   rf"|\b{MONTH_RE}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH_RE})"
-                  rf"\s*,?\s+(?:from\s+|between\s+|at\s+)?"
+                  rf"\s*,?\s+(?:(?:morning|afternoon|evening|night|arvo)\s+)?(?:from\s+|between\s+|at\s+)?"
                   rf"(?P<h1>\d{{1,2}})(?::(?P<m1>[0-5]\d))?\s*(?P<sep>-|–|to|until|till)\s*"
                   rf"(?P<h2>\d{{1,2}})(?::(?P<m2>[0-5]\d))?(?![\d:/]|[.]\d)(?!\s*(?:{AP_RE}))")
 _FROM_BEFORE = rx(r"\bfrom\s+(?:\w+\s+){0,2}$")
@@ -159,9 +159,11 @@ def _dotted(m: re.Match[str], ctx: Ctx) -> Atom | None:
 
 
 def _bare_hour(m: re.Match[str], ctx: Ctx) -> Atom | None:
-    """'at 3', '8 tonight'."""
+    """'at 3', '8 tonight', and 'move it to 4' (with a change verb: 'to' alone is too common)."""
     h = int(m.group("h"))
     if h > 23:
+        return None
+    if (m.groupdict().get("pre") or "").casefold() == "to" and not ctx.move:
         return None
     return _time_atom(m.start("h"), m.end(), clock(h, exact=h == 0 or h >= 12), prio=5)
 

@@ -98,6 +98,8 @@ UNCOVERED_DATE_WORD_RE = re.compile(
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
+BETWEEN_RE = re.compile(r"\bbetween\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?\s*(?:and|&)\s*\d{1,2}", re.I)
+"""'between 9 and 5': a window the start may fall anywhere in; the grammar reads no such window."""
 SPAN_FROM_DAY_RE = re.compile(
     r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
     r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\b|\bfortnight\b", re.I)
@@ -149,7 +151,9 @@ def _cities_after_times(text: str, resolution: Resolution) -> list[str]:
 ZONE_WORD_RE = re.compile(r"\b(?:([a-z]+)\s+)?([a-z]{2,})\s+time\b(?!\s*zone)", re.I)
 NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spare first family screen
 story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
-every that which whose busy it's its real""".split())
+every that which whose busy it's its real end start new ice tee class lesson practice pickup drop
+arrival departure kick kickoff race call show curtain check meeting bed wake dinner's closing opening
+school match""".split())
 
 
 @dataclass(frozen=True)
@@ -418,13 +422,14 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     zoned = [(e.start_index, e.end_index) for e in resolution.expressions if e.explicit_zone]
     for match in ZONE_WORD_RE.finditer(text):
         word = match.group(2).casefold()
-        if word in NOT_A_ZONE:
+        if word in NOT_A_ZONE or word.endswith("ing"):  # "meeting time", "training time"
             continue
         # "her time" is read only when a city the message names gave the phrase its zone
         covering = zoned if word in ("her", "his", "their") else spans
         if any(a <= match.start(2) < b for a, b in covering):
             continue
         out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
+    out += [m.group(0) for m in BETWEEN_RE.finditer(text)]
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
@@ -432,7 +437,13 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
         if any(a <= match.start() < b for a, b in spans):
             continue
-        word = match.group(0)
+        word = match.group(0).strip()
+        if re.fullmatch(r"\d{1,2}", word) and int(word) > 24:
+            continue  # "house 52", "room 40": no clock reads it
+        if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", word) and re.match(
+                r"\s+(?:ave(?:nue)?|st(?:reet)?|rd|road|floor|grade|birthday|anniversary|place|pl)\b",
+                text[match.end():], re.I):
+            continue  # "7th ave", "3rd grade": not a day of the month
         if re.fullmatch(r"\d{1,2}", word) and not re.search(r"\b(?:at|by|around|@|til|till|until|to|from|"
                                                             r"-)\s*$", text[:match.start()], re.I):
             continue  # "2 kids", "table for 4"
