@@ -421,3 +421,29 @@ def test_pinned_series_deleted_after_its_occurrences_changed_is_rolled_back_exac
         assert report.clean, report.summary()
         assert records_without_version(world.backend) == before_records
         assert listed(world.backend) == before_list
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+def test_pinned_series_turned_all_day_keeps_its_removed_occurrence_after_rollback(backend_name: str) -> None:
+    """A timed series with a removed occurrence turned all-day (which drops its timed EXDATEs),
+    then its occurrences changed: the rollback puts the removed occurrence's EXDATE back too."""
+    with World(backend_name) as world:
+        world.backend.create_event(world.cal, spec_to_event(world.backend, {
+            "title": "Stretch", "timezone": "America/Los_Angeles", "all_day": False,
+            "start": "2025-02-21T00:00:00", "end": "2025-02-21T03:52:00", "location": None,
+            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=4"]}))
+        occ = world.occurrences()
+        world.backend.patch_event(world.cal, occ[0].id, EventPatch({"title": "Stretch (moved)"}))
+        world.backend.delete_event(world.cal, occ[-1].id)  # seeded exceptions
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        if not world.whole_series_untouched:
+            world.run("update_calendar_event", {"event_id": world.series()[0].id, "title": "Yoga",
+                                                "location": "home", "all_day": True})
+        if world.occurrences():
+            world.run("bulk_update_calendar_events", {"updates": [
+                {"event_id": e.id, "description": "mat"} for e in world.occurrences()[:2]]})
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list

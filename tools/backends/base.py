@@ -96,6 +96,10 @@ class RestoreItem:
 
     snapshot: Snapshot
     expected_version: str | None
+    left: Snapshot | None = None
+    """What the rollback's own last write left, when known: a backend whose record of one event
+    also holds others' parts (a CalDAV series and its occurrences) tells by it which parts changed
+    since, so that only those are kept."""
 
 
 RestoreResult = Snapshot | Exception
@@ -194,13 +198,17 @@ class CalendarBackend(abc.ABC):
         results: list[RestoreResult] = []
         for item in items:
             try:
-                results.append(self.restore(item.snapshot, expected_version=item.expected_version))
+                results.append(self.restore_item(item))
             except ITEM_FAILURES as exc:
                 results.append(exc)
             except CalendarError as exc:
                 results.append(exc)
                 break
         return results
+
+    def restore_item(self, item: RestoreItem) -> Snapshot:
+        """One restore of `restore_many` (a backend that reads `item.left` overrides it)."""
+        return self.restore(item.snapshot, expected_version=item.expected_version)
 
     def get_events(self, calendar_id: str, event_ids: Sequence[str]) -> list[Event | None]:
         """`get_event` of several events, in order (a backend may read them at once)."""

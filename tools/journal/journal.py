@@ -627,8 +627,8 @@ class Journal:
                     or self._reads_as_intended(last, current)):
                 return ("conflict", "changed by someone else before our write was recorded")
             return RestoreItem(group.pre, current.version)
+        post = Snapshot.from_json(json.loads(last.post)) if last.post else None
         if current.version != last.post_version:
-            post = Snapshot.from_json(json.loads(last.post)) if last.post else None
             if post is None or not self.backend.same_content(post, current):
                 if self.backend.same_content(group.pre, current):
                     # Already back as it was (a rollback that stopped before marking its
@@ -637,7 +637,7 @@ class Journal:
                 return ("conflict", "changed by someone else after our write")
             # Same content under a new version: a server-side stamp (Google re-tags an
             # occurrence when its series is restored), not someone else's change.
-        return RestoreItem(group.pre, current.version)
+        return RestoreItem(group.pre, current.version, post)
 
     def _reads_as_intended(self, entry: JournalEntry, current: Snapshot) -> bool:
         """Whether the event now reads exactly as the pending write meant to leave it."""

@@ -33,6 +33,7 @@ from tools.backends.base import (
     EventNotFound,
     EventPatch,
     PatchItem,
+    RestoreItem,
     Snapshot,
     VersionConflict,
     strip_volatile,
@@ -400,6 +401,12 @@ class CalDAVBackend(CalendarBackend):
         return Snapshot(calendar_id, event_id, record, resource.etag)
 
     def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
+        return self._restore(snapshot, expected_version, None)
+
+    def restore_item(self, item: RestoreItem) -> Snapshot:
+        return self._restore(item.snapshot, item.expected_version, item.left)
+
+    def _restore(self, snapshot: Snapshot, expected_version: str | None, left: Snapshot | None) -> Snapshot:
         cal, event_id = snapshot.calendar_id, snapshot.event_id
         resource, stamp = self._snapshot_parts(cal, event_id)
         actual = resource.etag if resource is not None else None
@@ -415,7 +422,7 @@ class CalDAVBackend(CalendarBackend):
         elif resource is not None and resource.series.master is not None:
             # the series is there: its own part goes back, its occurrences' parts (undone by
             # their own records, or someone else's since) are left as they are
-            resource.series.put_master_record(record)
+            resource.series.put_series_record(record, left.record if left is not None else None)
             self._put(cal, event_id, resource)
         else:
             series = Series.from_record(event_id, record, self.default_timezone)

@@ -228,17 +228,33 @@ class Series:
                 return {"kind": "series", "master": canonical(component)}
         return {"kind": "series", "master": None}
 
-    def put_master_record(self, record: dict[str, Any]) -> None:
-        """Make the series itself read as `record` says while its occurrences' own parts (their
-        overrides and EXDATEs) stay as they are now: those are undone by their own records."""
+    def put_series_record(self, record: dict[str, Any], left: dict[str, Any] | None) -> None:
+        """Put the series back as `record` holds it, while the resource is there. Its master comes
+        back whole; each occurrence's part (its override, its EXDATE) comes back from `record`
+        only where it still reads as `left`, what our own last write to the series left: a part
+        changed since was changed by an undo of a later write to that occurrence (already put
+        back) or by someone else, and is kept. Without `left`, every part comes from `record`."""
         wanted = Series.from_record(self.uid, record, self.default_tz)
         if wanted.master is None:
             raise CalendarError(f"the journal record of {self.uid} holds no series")
-        current = exdates(self.master) if self.master is not None else set()
+        after = Series.from_record(self.uid, left, self.default_tz) if left and left.get("components") else None
+        stamps = set(self.overrides) | set(wanted.overrides)
+        stamps |= (exdates(self.master) if self.master is not None else set()) | exdates(wanted.master)
+        if after is not None:
+            stamps |= set(after.overrides) | (exdates(after.master) if after.master is not None else set())
+        parts = {}
+        for stamp in stamps:
+            ours = after is None or self.occurrence_record(stamp) == after.occurrence_record(stamp)
+            parts[stamp] = wanted.occurrence_record(stamp) if ours else self.occurrence_record(stamp)
         self.master = copy.deepcopy(wanted.master)
+        self.overrides = {}
         self.master.pop("EXDATE", None)
-        if current:
-            self._set_excluded_all(current)
+        for stamp, part in parts.items():
+            if part is not None and part.get("override"):
+                self.overrides[stamp] = component_from(part["override"])
+        excluded = {stamp for stamp, part in parts.items() if part is not None and part.get("excluded")}
+        if excluded:
+            self._set_excluded_all(excluded)
 
     def _set_excluded_all(self, stamps: set[str]) -> None:
         master = cast(icalendar.Event, self.master)
