@@ -19,12 +19,13 @@ from tools.backend import CalendarBackend, CalendarError, EventPatch
 from tools.changes import event_phrase
 from tools.events import Event, format_when
 from tools.ical_files import FileSeries
-from tools.journal import Journal, RollbackReport, intent_json
+from tools.journal import IMPORTED_BY, Journal, RollbackReport, intent_json
 from tools.occurrences import instance_id
 from tools.patching import PATCHABLE
 
-IMPORT_TOOL = "import_calendar_file"
-"""The journal's name for the writes of an import (shown nowhere a person reads)."""
+IMPORT_TOOL = IMPORTED_BY
+"""The journal's name for the writes of an import (shown nowhere a person reads; a rollback of
+them is summed up as "removed N imported events")."""
 
 
 @dataclass(frozen=True)
