@@ -22,7 +22,6 @@ from sqlmodel import select as select_rows
 from tools.backend import CalendarError, Snapshot, VersionConflict
 from tools.events import Event, EventFieldError, event_from_contract, zone
 from tools.journal import (
-    IMPORTED_BY,
     Conflict,
     IntentKind,
     Journal,
@@ -31,6 +30,7 @@ from tools.journal import (
     RestoredEvent,
     RollbackReport,
     intent_json,
+    restored_noun,
 )
 from tools.store import migrate
 from tools.wording import clock_label, day_label, event_repeats
@@ -370,8 +370,7 @@ def rollback_words(report: RollbackReport | RedoReport, tz_name: str) -> list[st
     """Every line a person reads about an undo or a redo, conflicts included; more than
     `LISTED` events are counted (`Removed 6,688 imported events`), not listed one by one."""
     if len(report.restored) > LISTED:
-        noun = "imported event" if all(r.tool == IMPORTED_BY for r in report.restored) else "event"
-        lines = counted([_restored_kind(r) for r in report.restored], noun)
+        lines = counted([_restored_kind(r) for r in report.restored], restored_noun(report.restored))
     else:
         lines = restored_words(report.restored, tz_name)
     extra = report.conflicts + (report.failures + report.skipped

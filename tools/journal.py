@@ -241,12 +241,16 @@ class RollbackReport:
         return f"{head}: {self.summary()}."
 
 
+def restored_noun(items: list[RestoredEvent]) -> str:
+    """What counted events are called: "imported event" when an import wrote them all."""
+    return "imported event" if items and all(i.tool == IMPORTED_BY for i in items) else "event"
+
+
 def _named_or_counted(verb: str, events: list[Event | None], items: list[RestoredEvent]) -> str:
     """`removed 'Dentist' on Fri 31 Oct at 15:00`, or `removed 6,688 imported events`."""
     if len(events) <= SUMMARY_LISTED:
         return f"{verb} " + ", ".join(event_words(e) for e in events)
-    noun = "imported event" if all(i.tool == IMPORTED_BY for i in items) else "event"
-    return f"{verb} {len(events):,} {noun}s"
+    return f"{verb} {len(events):,} {restored_noun(items)}s"
 
 
 def _event_json(event: Event | None) -> str | None:
