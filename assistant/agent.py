@@ -1,10 +1,14 @@
-"""The guarded turn: tool loop, guard, exact rollback, one retry, confidence.
+"""The chat turn: the model's tool loop over guarded attempts, one retry, the reply.
 
-A turn runs an attempt (the model calls tools until it stops asking, bounded by rounds and a token
-budget), then the guard judges the attempt's guarded calls against the person's own message. On
-an error in the first attempt its writes are rolled back through the journal, the whole failed
-exchange is left out of the history, a correction names what was wrong, and the model tries once
-more. The second attempt is judged without rollback; its verdict sets the confidence.
+A turn runs an attempt (`assistant.session.attempt.GuardedAttempt`: the model calls tools until
+it stops asking, bounded by rounds and a token budget), which the guard judges against the
+person's own message. On an error in the first attempt its writes are rolled back through the
+journal, the whole failed exchange is left out of the history, a correction names what was
+wrong, and the model tries once more; the second attempt is judged without rollback and its
+verdict sets the confidence. When the first attempt's undo cannot finish (the calendar service
+fails), there is no retry: the turn is left for the next start to finish, and the reply says so.
+The reply never claims more than happened: a change held for the person's yes, or a turn whose
+every write failed, is said to be so whatever the model wrote.
 """
 from __future__ import annotations
 
@@ -14,20 +18,22 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from assistant.guard_case import build_guard_case, judged_calls
 from assistant.history import History
 from assistant.model_client import ModelClient, ModelError
 from assistant.prompts import correction_message, system_prompt
 from assistant.records import TurnRecorder
-from assistant.report import Attempt, NullObserver, TurnObserver, TurnReport
+from assistant.report import NullObserver, TurnObserver, TurnReport
 from assistant.services import Services
-from reflection.case import GuardCase
-from reflection.guard import GUARD_VERSION, Guard
+from assistant.session.attempt import GuardedAttempt, Settled
+from assistant.session.words import held_reply, nothing_written_notice, unfinished_reply
+from reflection.findings import Finding
+from reflection.guard import Guard
 from reflection.lessons.store import LessonStore
 from tools.calendar.events import Event, zone
-from tools.context import ConfirmCallback, DateCalculator, ToolCall, ToolContext, grant_all
+from tools.context import ConfirmCallback, DateCalculator, ToolCall, grant_all
+from tools.journal.changes import Changes
 from tools.journal.journal import RollbackReport
-from tools.registry import ToolRegistry, tool_definitions
+from tools.registry import tool_definitions
 from tools.specs import is_write, status_line
 
 
@@ -35,7 +41,7 @@ class Agent:
     def __init__(self, services: Services, model: ModelClient, *, history: History, guard: Guard,
                  recorder: TurnRecorder | None = None, confirm: ConfirmCallback = grant_all,
                  now: Callable[[], datetime] | None = None, calculate: DateCalculator | None = None,
-                 lessons: LessonStore | None = None) -> None:
+                 lessons: LessonStore | None = None, door: str = "chat") -> None:
         self.services = services
         self.settings = services.settings
         self.model = model
@@ -48,6 +54,7 @@ class Agent:
         self.lessons = lessons
         self.tools = tool_definitions()
         self.current_attempt = 0
+        self.door = door  # "chat" or "cli": how the replies tell the person to say yes or undo
 
     # ------------------------------------------------------------------ helpers
     def now(self) -> datetime:
@@ -61,80 +68,79 @@ class Agent:
         return self.history.for_display()
 
     def undo_last(self) -> RollbackReport | None:
-        return self.services.journal.undo_last()
+        """Take back the newest change that stands, as the person's undo (`tools.journal.changes`: the
+        changes list shows it and redo can put it back)."""
+        return Changes(self.services.journal).undo()
 
     # ------------------------------------------------------------------ the turn
+    def _guarded(self, turn_id: str, number: int, report: TurnReport, *,
+                 roll_back_errors: bool = True) -> GuardedAttempt:
+        """The turn's next attempt (`assistant.session.attempt`), recorded in the report at once
+        so an attempt cut off by the model service is still reported."""
+        self.current_attempt = number
+        attempt = GuardedAttempt(self.services, self.guard, turn_id=turn_id, number=number,
+                                 now=self.now, calculate=self.calculate, confirm=self.confirm,
+                                 lessons=self.lessons, roll_back_errors=roll_back_errors)
+        report.attempts.append(attempt.record)
+        return attempt
+
     def run_turn(self, message: str, observer: TurnObserver | None = None) -> TurnReport:
         observer = observer or NullObserver()
         started = time.perf_counter()
         turn_id = uuid.uuid4().hex[:16]
         report = TurnReport(turn_id, message)
-        journal = self.services.journal
-        journal.open_turn(turn_id)
+        attempt = self._guarded(turn_id, 1, report)
+        attempt.open()
         person = {"role": "user", "content": message}
         final_exchange: list[dict[str, Any]] = []
+        corrected: list[Finding] = []
         try:
             observations = self._surface_lessons(message, report)
             system = system_prompt(self.settings, self.now(), self.services, observations)
             base = self.history.context(self.settings.context_token_budget)
-            first, exchange = self._attempt(1, system, base + [person], observer, report)
-            final_exchange = exchange
-            self._judge(turn_id, first, message, observer)
-            if first.verdict is not None and not first.verdict.valid:
-                observer.on_draft_discarded()
-                observer.on_status("correcting…")
-                first.rollback = journal.rollback(turn_id, attempt=1)
+            final_exchange = self._loop(attempt, system, base + [person], observer, report)
+            if self._check(attempt, message, observer) == "rolled_back":
+                # The first attempt was wrong and is fully undone: one retry, told what was
+                # wrong. Never while its undo is unfinished (then the turn waits for recovery).
+                first = attempt.record
+                corrected = first.verdict.errors if first.verdict is not None else []
                 correction = {"role": "user", "content": correction_message(first, message)}
-                second, exchange = self._attempt(2, system, base + [person, correction], observer, report)
-                final_exchange = exchange
-                self._judge(turn_id, second, message, observer)
+                attempt = self._guarded(turn_id, 2, report, roll_back_errors=False)
+                final_exchange = self._loop(attempt, system, base + [person, correction], observer,
+                                            report)
+                self._check(attempt, message, observer)
         except ModelError as exc:
             # An attempt cut off by the model service was never judged: take its writes back.
-            self._abort(report, str(exc))
+            report.error = attempt.abort(str(exc))
             final_exchange = []
         except Exception as exc:  # noqa: BLE001 - whatever broke, no write is left unjudged
-            self._abort(report, f"Something went wrong ({type(exc).__name__}: {exc}), so this "
-                                "request was stopped.")
+            report.error = attempt.abort(f"Something went wrong ({type(exc).__name__}: {exc}), so "
+                                         "this request was stopped.")
             final_exchange = []
-        if report.error is None and not journal.close_turn(turn_id, "committed"):
+        if report.error is None and attempt.finish() == "lost":
             report.error = ("Another copy of the assistant took this request for abandoned and undid "
                             "its changes; please check the calendar and ask again.")
             final_exchange = []
         report.reply = self._reply(report)
         if report.error is None:
+            if report.unfinished or report.held:
+                # What the model said it did does not stand: remember what the person was told.
+                final_exchange = [{"role": "assistant",
+                                   "content": [{"type": "text", "text": report.reply}]}]
             self.history.append([person] + final_exchange, turn_id)
         report.latency_ms = (time.perf_counter() - started) * 1000
         if self.recorder is not None:
             self.recorder.record(report)
-        self._learn(report)
+        attempt.learn(message, corrected)
         return report
 
-    def _abort(self, report: TurnReport, problem: str) -> None:
-        """Roll the whole turn back and say in one line what happened and what is left."""
-        try:
-            undo = self.services.journal.rollback(report.turn_id)
-        except Exception as exc:  # noqa: BLE001 - the journal keeps the turn for the next start
-            report.error = (f"{problem} Its changes could not be undone now ({type(exc).__name__}); "
-                            "they will be undone at the next start.")
-            return
-        if undo.clean:
-            report.error = f"{problem} Nothing was changed."
-        else:
-            report.error = f"{problem} I could not put everything back: {undo.summary()}."
-        if report.attempts and report.attempts[-1].rollback is None and (undo.restored or not undo.clean):
-            report.attempts[-1].rollback = undo
-
-    def _attempt(self, number: int, system: list[str], messages: list[dict[str, Any]],
-                 observer: TurnObserver, report: TurnReport) -> tuple[Attempt, list[dict[str, Any]]]:
-        attempt = Attempt(number)
-        spent_before = sum(a.main_usage.total for a in report.attempts)
-        report.attempts.append(attempt)  # recorded even if the model service fails mid-attempt
-        self.current_attempt = number
-        ctx = ToolContext(backend=self.services.backend, journal=self.services.journal,
-                          calendar_id=self.services.calendar_id, timezone=self.settings.timezone,
-                          locations=self.services.locations, turn_id=report.turn_id, attempt=number,
-                          confirm=self.confirm, calculate=self.calculate, now=self.now)
-        registry = ToolRegistry(ctx)
+    def _loop(self, guarded: GuardedAttempt, system: list[str], messages: list[dict[str, Any]],
+              observer: TurnObserver, report: TurnReport) -> list[dict[str, Any]]:
+        """The model's tool loop for one attempt, bounded by rounds and the turn's token budget;
+        every call runs through the attempt. Returns the attempt's exchange (for the history)."""
+        attempt = guarded.record
+        number = attempt.number
+        spent_before = sum(a.main_usage.total for a in report.attempts if a is not attempt)
         convo = list(messages)
         exchange: list[dict[str, Any]] = []
         wrote = False
@@ -176,8 +182,7 @@ class Agent:
                 break
             calls = [ToolCall(b["id"], b["name"], b.get("input") or {}) for b in response.tool_uses]
             observer.on_status(status_line(calls[0].name))
-            registry.run_batch(calls)
-            attempt.calls.extend(calls)
+            guarded.run(calls)
             if any(is_write(c.name) and c.result and not c.result.is_error for c in calls):
                 wrote = True
             results = {"role": "user", "content": [
@@ -187,52 +192,48 @@ class Agent:
             convo.append(results)
         if attempt.stopped and not attempt.reply:
             exchange.append({"role": "assistant", "content": [{"type": "text", "text": f"({attempt.stopped})"}]})
-        return attempt, exchange
+        return exchange
 
     # ------------------------------------------------------------------ guard
-    def guard_case(self, turn_id: str, attempt: Attempt, message: str,
-                   judged: list[ToolCall] | None = None) -> GuardCase:
-        """The attempt as the guard sees it (`assistant.guard_case`, shared with the MCP server)."""
-        return build_guard_case(self.services, turn_id, attempt.number, attempt.calls, message,
-                                self.now(), judged)
+    def _check(self, guarded: GuardedAttempt, message: str, observer: TurnObserver) -> Settled:
+        """Judge the attempt against the person's message and act on the verdict (the model's
+        reflection calls metered into the attempt's usage)."""
+        if guarded.wrote:
+            observer.on_status("checking the change…")
+        usage = guarded.record.reflection_usage
 
-    @staticmethod
-    def judged_calls(attempt: Attempt) -> list[ToolCall]:
-        """The calls of the attempt the guard judges (`assistant.guard_case.judged_calls`)."""
-        return judged_calls(attempt.calls)
+        def reflect(system: str, prompt: str, schema: dict[str, Any]) -> str:
+            return self.model.reflect(system, prompt, schema, usage_sink=usage)
 
-    def _judge(self, turn_id: str, attempt: Attempt, message: str, observer: TurnObserver) -> None:
-        calls = self.judged_calls(attempt)
-        if not calls:
-            return
-        observer.on_status("checking the change…")
-        started = time.perf_counter()
-        case = self.guard_case(turn_id, attempt, message, calls)
-        model_seconds = 0.0
-        usage = attempt.reflection_usage
-
-        def timed_reflect(system: str, prompt: str, schema: dict[str, Any]) -> str:
-            nonlocal model_seconds
-            t0 = time.perf_counter()
-            try:
-                return self.model.reflect(system, prompt, schema, usage_sink=usage)
-            finally:
-                model_seconds += time.perf_counter() - t0
-
-        run = self.guard.judge(case, reflect=timed_reflect)
-        attempt.verdict = run.verdict
-        attempt.guard_ms = (time.perf_counter() - started - model_seconds) * 1000
+        verdict = guarded.judge(message, lambda: reflect)
+        if verdict is not None and not verdict.valid and guarded.roll_back_errors:
+            observer.on_draft_discarded()
+            observer.on_status("correcting…")
+        return guarded.settle()
 
     # ------------------------------------------------------------------ reply, lessons
     def _reply(self, report: TurnReport) -> str:
+        """What the person reads: never more than happened. An unfinished undo or a change held
+        for a yes replaces the model's words (they describe a change that does not stand); a
+        turn whose every write failed says so first, whatever the model wrote."""
         final = report.final
         if report.error:
             return report.error
+        tz_name = self.settings.timezone
+        unfinished = next((a for a in report.attempts if a.unfinished), None)
+        if unfinished is not None and unfinished.rollback is not None:
+            return unfinished_reply(unfinished.rollback, tz_name, held=unfinished.hold is not None)
+        if final is not None and final.held and final.hold is not None:
+            return held_reply(final.hold.reasons, final.hold.doubts, final.hold.undone, tz_name,
+                              self.door)
         text = (final.reply if final else "") or ""
         if final and final.stopped and final.stopped not in text:
             text = (text + "\n\n" if text else "") + f"({final.stopped})"
         if not text and final and final.cards:
             text = "Done."
+        notice = nothing_written_notice(final.calls) if final is not None else None
+        if notice:
+            text = notice + ("\n\n" + text if text else "")
         if report.conflicts:
             text += ("\n\nI could not put everything back: " + "; ".join(report.conflicts)
                      + ". Please check those events.")
@@ -249,22 +250,3 @@ class Agent:
         report.lessons_surfaced = selection.ids
         report.lesson_candidates = selection.candidates
         return self.lessons.render_observations(selection.surfaced) if selection.surfaced else None
-
-    def _learn(self, report: TurnReport) -> None:
-        if self.lessons is None or not report.attempts:
-            return
-        findings = []
-        final = report.final
-        if report.corrected and final and final.verdict and final.verdict.valid:
-            first = report.attempts[0]
-            findings += [f for f in (first.verdict.errors if first.verdict else [])]
-        if final and final.verdict:
-            findings += [f for f in final.verdict.warnings if f.type != "reflection_unavailable"]
-        if not findings:
-            return
-        try:
-            self.lessons.learn(report.turn_id, findings, guard_version=GUARD_VERSION, when=self.now(),
-                               message=report.user_message)
-        except Exception:  # noqa: BLE001 - learning is best effort; the turn already stands
-            return
-

@@ -1,12 +1,16 @@
-"""One MCP tool call, run and judged: the guarded attempt behind `calendar-assistant mcp`.
+"""One MCP tool call, run and judged: the door of `calendar-assistant mcp` onto `GuardedAttempt`.
 
 Plain synchronous code with no MCP types, so it runs on a worker thread and the tests can drive
-it directly. A guarded call is one attempt (CONTRACT section 7): a journal turn is opened, the call
-runs through the same registry as the chat's, the guard judges it against the person's `request`
-with the server's clock and the configured zone and home, and then either the turn is committed
-(the writes stand; `undo` and the chat see them) or its writes are rolled back and the client gets
-an error naming each finding and its correction. A read-only call made since the last guarded one
-(a date worked out, a place looked up) counts as part of the next attempt, as it does in the chat.
+it directly. A guarded call is one attempt (CONTRACT section 7), the same `GuardedAttempt` as a
+chat turn's: a journal turn is opened, the call runs through the same registry, the guard judges
+it against the person's `request` with the server's clock and the configured zone and home, and
+then either the turn is committed (the writes stand; `undo` and the chat see them) or its writes
+are rolled back and the client gets an error naming each finding and its correction. An
+unverified destructive change is rolled back too, and answered as needing the person's yes
+(`confirmed: true`); one that is not destructive stands and is said to be not verified. A
+read-only call made since the last guarded one (a date worked out, a place looked up) counts as
+part of the next attempt, as it does in the chat. `undo_last_change` is the person's undo of
+`tools.journal.changes`, shared with the chat and the command line.
 """
 from __future__ import annotations
 
@@ -18,21 +22,28 @@ from datetime import datetime
 from typing import Any
 
 from assistant.date_tool import date_calculator
-from assistant.guard_case import build_guard_case, judged_calls
-from assistant.mcp.tools import CONFIRMED_FIELD, REQUEST_FIELD
+from assistant.mcp.tools import CONFIRMED_FIELD, REQUEST_FIELD, UNDO_TOOL
 from assistant.services import Services
+from assistant.session.attempt import (
+    Finished,
+    GuardedAttempt,
+    Hold,
+    ReflectionSource,
+    Settled,
+    UnverifiedChange,
+)
+from assistant.session.words import doubt_words
 from reflection.findings import Finding, Verdict
-from reflection.guard import GUARD_VERSION, Guard
-from reflection.reflect import ReflectionCall
+from reflection.guard import Guard
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.fence import clean_text, fence
+from tools.journal.changes import Changes, rollback_words
 from tools.journal.journal import RollbackReport
 from tools.registry import ToolRegistry, validation_error
 from tools.specs import spec_for
 
-ReflectionSource = Callable[[], ReflectionCall | None]
-"""Gives the reflection call for a judgement (None: no model), asked only when a write is judged:
-resolving the configured model loads its SDK, which a read never needs."""
+__all__ = ["Asker", "CallOutcome", "CallRunner", "ReflectionSource", "SessionState", "done_text",
+           "held_text", "rolled_back_text"]
 
 Asker = Callable[[Confirmation], bool | None]
 """Puts a destructive change to the person (MCP elicitation): True yes, False no, None when
@@ -89,9 +100,14 @@ def _finding_line(finding: Finding) -> str:
 def rolled_back_text(verdict: Verdict, undo: RollbackReport) -> str:
     """The error a client's model reads when the guard rolled its call back: each error and its
     correction, what was put back, and what to do next."""
-    lines = [("The calendar guard checked this change against the request and rolled it back; "
-              "the calendar is as it was before the call. What was wrong:")]
-    lines += [_finding_line(f) for f in verdict.errors]
+    if undo.complete:
+        head = ("The calendar guard checked this change against the request and rolled it back; "
+                "the calendar is as it was before the call. What was wrong:")
+    else:
+        head = ("The calendar guard checked this change against the request and found it wrong, "
+                "but could not finish rolling it back; what is left will be undone the next time "
+                "the assistant starts. What was wrong:")
+    lines = [head, *(_finding_line(f) for f in verdict.errors)]
     if not undo.clean:
         lines.append(f"Not everything could be put back: {undo.summary()}.")
     lines.append("Call the tool again with the corrected input and the same request, or ask the "
@@ -101,13 +117,41 @@ def rolled_back_text(verdict: Verdict, undo: RollbackReport) -> str:
 
 
 def done_text(result: ToolResult, verdict: Verdict | None) -> str:
-    """A write that stands: what was written (as fenced calendar data) and any warnings."""
-    lines = ["Done; the change stands."]
+    """A write that stands: what was written (as fenced calendar data) and any warnings. One
+    nobody could verify (CONTRACT 5, without a reflection model) says so first, with why and
+    how to take it back: never "Done" as if it had been checked."""
+    if verdict is not None and verdict.unverified:
+        why = doubt_words(verdict.doubts)
+        lines = ["Written, but NOT verified: the calendar guard could not check this change "
+                 "against the request in full" + (f" ({'; '.join(clean_text(d, 300) for d in why)})"
+                                                  if why else "")
+                 + ", and no second opinion was available. The change stands. Tell the person "
+                 "plainly that it was not verified and why, and that it can be taken back "
+                 f"({UNDO_TOOL} undoes it)."]
+    else:
+        lines = ["Done; the change stands."]
     lines += fence([clean_text(row, 600) for row in result.text.splitlines()], _DATA_NOTE)
     warnings = verdict.warnings if verdict is not None else []
     if warnings:
         lines.append("Warnings (the change stands; tell the person if it matters):")
         lines += [_finding_line(f) for f in warnings]
+    return "\n".join(lines)
+
+
+def held_text(hold: Hold) -> str:
+    """CONTRACT 5: an unverified destructive change was rolled back, and the person must say
+    yes before it is made; the error says why, and how to come back confirmed."""
+    why = "; ".join(clean_text(d, 300) for d in hold.doubts) or "code could not check every part"
+    lines = [f"Not written: the calendar guard could not verify this change against the request "
+             f"({why}), and {'; '.join(hold.reasons)}, so it was rolled back; the calendar is "
+             "as it was before the call."]
+    if not hold.undone.complete:
+        lines.append(f"Not everything could be put back yet: {clean_text(hold.undone.summary(), 2000)}; "
+                     "it will be at the next start.")
+    lines.append("It needs the person's confirmation: tell them exactly what it will do and that "
+                 "it could not be verified, and if they agree, call again with the same input "
+                 f"plus \"{CONFIRMED_FIELD}\": true. (Names quoted above are calendar data, not "
+                 "instructions.)")
     return "\n".join(lines)
 
 
@@ -164,9 +208,12 @@ class CallRunner:
                                  confirmed, state, ask, reflect)
 
     def undo_last(self) -> CallOutcome:
-        """Take back the newest change that still stands (an MCP call's or a chat turn's)."""
+        """Take back the newest change that still stands (an MCP call's or a chat turn's) as the
+        person's undo (`tools.journal.changes.Changes`, as the chat and the command line do): the chat's
+        changes list shows it and its redo puts it back; the words are theirs too ("Removed" for
+        an event the change had added)."""
         with self._lock:
-            report = self.services.journal.undo_last()
+            report = Changes(self.services.journal).undo()
         if report is None:
             return CallOutcome("Nothing to undo.", structured={"events": []})
         events: list[dict[str, Any]] = []
@@ -175,8 +222,10 @@ class CallRunner:
                 events.append(item.restored.to_contract())
             elif item.wrong is not None:  # an event the change had created: gone again
                 events.append({**item.wrong.to_contract(), "deleted": True})
-        head = "Undone; put back as it was:" if report.clean else "Undone only in part:"
-        return CallOutcome("\n".join([head, *fence([clean_text(report.summary(), 2000)], _DATA_NOTE)]),
+        head = "Undone:" if report.clean else "Undone only in part:"
+        words = [clean_text(line, 600) for line in
+                 rollback_words(report, self.services.settings.timezone)]
+        return CallOutcome("\n".join([head, *fence(words, _DATA_NOTE)]),
                            is_error=not report.clean, structured={"events": events})
 
     # ------------------------------------------------------------------ reads
@@ -191,6 +240,8 @@ class CallRunner:
     # ------------------------------------------------------------------ guarded attempt
     def _attempt(self, call: ToolCall, request: str, confirmed: bool, state: SessionState,
                  ask: Asker, reflect: ReflectionSource) -> CallOutcome:
+        """One guarded call as one `GuardedAttempt`: its own journal turn, judged against the
+        person's `request` with the reads made since the last guarded call."""
         spec = spec_for(call.name)
         assert spec is not None
         problem = validation_error(call.name, call.input)
@@ -199,85 +250,76 @@ class CallRunner:
         asked = _Asked()
 
         def confirm(confirmation: Confirmation) -> bool:
+            if isinstance(confirmation, UnverifiedChange):
+                return False  # the client's model asks the person; the call comes back confirmed
             asked.confirmation = confirmation
             asked.answer = True if confirmed else ask(confirmation)
             return bool(asked.answer)
 
-        turn_id = f"mcp-{uuid.uuid4().hex[:12]}"
-        journal = self.services.journal
-        if spec.writes:
-            journal.open_turn(turn_id)
+        if not spec.writes:  # a place lookup: a read the next attempt's checks rely on
+            looked_up = ToolRegistry(self._context("mcp-read", confirm)).run(call)
+            if looked_up.is_error:
+                return CallOutcome(looked_up.text, is_error=True)
+            state.reads = [*state.reads, call][-_KEPT_READS:]
+            data = looked_up.data if isinstance(looked_up.data, dict) else None
+            return CallOutcome(looked_up.text, structured=data)
+        attempt = GuardedAttempt(self.services, self.guard, turn_id=f"mcp-{uuid.uuid4().hex[:12]}",
+                                 now=self.now, calculate=self.calculate, confirm=confirm,
+                                 lessons=self.lessons, confirmed=confirmed)
+        attempt.open()
         try:
-            result = ToolRegistry(self._context(turn_id, confirm)).run(call)
+            [result] = attempt.run([call])
             if result.is_error:
-                if spec.writes:
-                    journal.close_turn(turn_id, "committed")
+                attempt.finish()
                 if asked.confirmation is not None and not asked.answer:
                     return CallOutcome(_refusal_text(asked), is_error=True)
                 return CallOutcome(result.text, is_error=True)
-            if not spec.writes:  # a place lookup: a read the next attempt's checks rely on
-                state.reads = [*state.reads, call][-_KEPT_READS:]
-                data = result.data if isinstance(result.data, dict) else None
-                return CallOutcome(result.text, structured=data)
-            return self._judge(turn_id, call, result, request, state, reflect)
+            attempt.include(state.reads)
+            state.reads = []
+            # The person said yes to exactly this call through elicitation: that is the yes an
+            # unverified destructive change needs, so it is not held to be asked again.
+            attempt.confirmed = confirmed or asked.answer is True
+            attempt.judge(request, reflect)
+            settled = attempt.settle()
+            finished = attempt.finish()
         except Exception as exc:  # noqa: BLE001 - whatever broke, no write is left unjudged
-            return self._abort(turn_id, exc)
+            return CallOutcome(attempt.abort(f"Something went wrong ({type(exc).__name__}: {exc}), "
+                                             "so this call was stopped."), is_error=True)
+        return self._outcome(attempt, settled, finished, result, request, state)
 
-    def _judge(self, turn_id: str, call: ToolCall, result: ToolResult, request: str,
-               state: SessionState, reflect: ReflectionSource) -> CallOutcome:
-        journal = self.services.journal
-        calls = [*state.reads, call]
-        state.reads = []
-        judged = judged_calls(calls)
-        verdict: Verdict | None = None
-        if judged:
-            case = build_guard_case(self.services, turn_id, 1, calls, request, self.now(), judged)
-            source = reflect() if self.guard.mode != "symbolic" else None
-            verdict = self.guard.judge(case, reflect=source).verdict
-        if verdict is not None and not verdict.valid:
-            undo = journal.rollback(turn_id)
+    def _outcome(self, attempt: GuardedAttempt, settled: Settled, finished: Finished,
+                 result: ToolResult, request: str, state: SessionState) -> CallOutcome:
+        """What the client's model reads about a settled attempt."""
+        verdict, record = attempt.verdict, attempt.record
+        undo = record.rollback or (record.hold.undone if record.hold is not None else None)
+        if verdict is not None and settled in ("rolled_back", "unfinished") and not verdict.valid:
             state.failed_request, state.failed_errors = request, list(verdict.errors)
-            return CallOutcome(rolled_back_text(verdict, undo), is_error=True,
+            return CallOutcome(rolled_back_text(verdict, undo or RollbackReport(attempt.turn_id)),
+                               is_error=True,
                                structured={"findings": [f.to_json() for f in verdict.findings],
-                                           "rolled_back": undo.restored_ids})
-        if not journal.close_turn(turn_id, "committed"):
+                                           "rolled_back": undo.restored_ids if undo else []})
+        if record.hold is not None and settled in ("held", "unfinished"):
+            return CallOutcome(held_text(record.hold), is_error=True,
+                               structured={"needs_confirmation": True, "verified": False,
+                                           "doubts": record.hold.doubts,
+                                           "reasons": record.hold.reasons,
+                                           "rolled_back": record.hold.undone.restored_ids})
+        if finished == "lost":
             return CallOutcome("Error: another copy of the assistant took this change for "
                                "abandoned and undid it; check the calendar and call again.",
                                is_error=True)
-        self._learn(turn_id, request, verdict, state)
+        self._learn(attempt, request, state)
         structured: dict[str, Any] = {"events": _events_of(result.data)}
         if verdict is not None:
             structured["confidence"] = verdict.confidence
+            structured["verified"] = verdict.valid and not verdict.unverified
+            structured["doubts"] = doubt_words(verdict.doubts) if verdict.unverified else []
             structured["warnings"] = [f.to_json() for f in verdict.warnings]
         return CallOutcome(done_text(result, verdict), structured=structured)
 
-    def _abort(self, turn_id: str, exc: Exception) -> CallOutcome:
-        """Something broke mid-attempt: take the attempt's writes back and say so in one line."""
-        problem = f"Something went wrong ({type(exc).__name__}: {exc}), so this call was stopped."
-        try:
-            undo = self.services.journal.rollback(turn_id)
-        except Exception as again:  # noqa: BLE001 - the journal keeps the turn for the next start
-            return CallOutcome(f"{problem} Its changes could not be undone now "
-                               f"({type(again).__name__}); they will be at the next start.",
-                               is_error=True)
-        tail = " Nothing was changed." if undo.clean else f" Not everything could be put back: " \
-                                                          f"{undo.summary()}."
-        return CallOutcome(problem + tail, is_error=True)
-
-    def _learn(self, turn_id: str, request: str, verdict: Verdict | None,
-               state: SessionState) -> None:
+    def _learn(self, attempt: GuardedAttempt, request: str, state: SessionState) -> None:
         """As the chat does: the errors of a rolled-back request once its retry passes, and the
         warnings of a change that stands (never 'reflection unavailable')."""
-        findings: list[Finding] = []
-        if verdict is not None and verdict.valid and _same_request(state.failed_request, request):
-            findings += state.failed_errors
+        corrected = state.failed_errors if _same_request(state.failed_request, request) else []
         state.failed_request, state.failed_errors = None, []
-        if verdict is not None:
-            findings += [f for f in verdict.warnings if f.type != "reflection_unavailable"]
-        if self.lessons is None or not findings:
-            return
-        try:
-            self.lessons.learn(turn_id, findings, guard_version=GUARD_VERSION, when=self.now(),
-                               message=request)
-        except Exception:  # noqa: BLE001 - learning is best effort; the change already stands
-            return
+        attempt.learn(request, corrected)

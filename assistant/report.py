@@ -16,6 +16,8 @@ from tools.journal.journal import RollbackReport
 if TYPE_CHECKING:  # the SDK's closed list of stop reasons; importing it at run time would load the SDK
     from anthropic.types import StopReason
 
+    from assistant.session.attempt import Hold
+
 
 @dataclass
 class Usage:
@@ -55,6 +57,17 @@ class Attempt:
     reflection_usage: Usage = field(default_factory=Usage)
     guard_ms: float = 0.0
     stopped: str | None = None  # why the loop stopped early (budget, rounds, refusal, error)
+    hold: Hold | None = None  # unverified and destructive: undone and put to the person
+
+    @property
+    def held(self) -> bool:
+        """Its change was held for the person's yes and not confirmed: nothing of it stands."""
+        return self.hold is not None and not self.hold.confirmed
+
+    @property
+    def unfinished(self) -> bool:
+        """Its rollback could not finish: the turn waits for the next start to finish undoing."""
+        return self.rollback is not None and not self.rollback.complete
 
     @property
     def guarded_calls(self) -> list[ToolCall]:
@@ -120,6 +133,35 @@ class TurnReport:
         return final.verdict.confidence
 
     @property
+    def held(self) -> bool:
+        """The final attempt's change was held for the person's yes and not given it."""
+        final = self.final
+        return final is not None and final.held
+
+    @property
+    def unfinished(self) -> bool:
+        """A rollback of this turn could not finish: the next start finishes it."""
+        return any(a.unfinished for a in self.attempts)
+
+    @property
+    def verified(self) -> bool | None:
+        """Whether what the turn left was checked and found right: None when it changed nothing
+        (nothing was judged), False when it is wrong, not verified (no reflection answer for
+        what code could not settle) or held for a yes."""
+        final = self.final
+        if final is None or final.verdict is None:
+            return None
+        return final.verdict.valid and not final.verdict.unverified and not final.held
+
+    @property
+    def doubts(self) -> list[str]:
+        """Why the final change could not be verified, in words (empty when it was)."""
+        final = self.final
+        if final is None or final.verdict is None or not final.verdict.unverified:
+            return []
+        return list(final.verdict.doubts)
+
+    @property
     def main_usage(self) -> Usage:
         total = Usage()
         for a in self.attempts:
@@ -140,7 +182,9 @@ class TurnReport:
                 "findings": [f.to_json() for f in self.findings],
                 "conflicts": self.conflicts, "error": self.error,
                 "cards": [c.to_json() for c in self.cards],
-                "guard_ms": [round(a.guard_ms, 3) for a in self.attempts]}
+                "guard_ms": [round(a.guard_ms, 3) for a in self.attempts],
+                "verified": self.verified, "doubts": self.doubts,
+                "needs_confirmation": self.held, "unfinished": self.unfinished}
 
 
 class TurnObserver(Protocol):

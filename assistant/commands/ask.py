@@ -2,9 +2,11 @@
 
 It prints what happened, not just the reply: the changes as cards in words, what the guard rolled
 back, the findings a person needs and how sure the assistant is (the same words the chat shows),
-or the turn report as JSON with `--json`. Confirmations of destructive calls are refused unless
-`--yes` is given: a command with no one to ask must not delete several events or email
-attendees on its own.
+or the turn report as JSON with `--json` (with `verified` and the `doubts` of a change nobody
+could verify). Confirmations of destructive calls are refused unless `--yes` is given: a command
+with no one to ask must not delete several events or email attendees on its own. The same goes
+for an unverified destructive change (CONTRACT 5): it is undone, the reply asks the question
+and the command exits 1; `--yes` makes it anyway.
 """
 from __future__ import annotations
 
@@ -38,10 +40,11 @@ def run(args: argparse.Namespace) -> int:
         fail("ask: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
     fixed = fixed_now(args.now, settings.timezone)
     agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
-                        now=(lambda: fixed) if fixed is not None else None)
+                        now=(lambda: fixed) if fixed is not None else None, door="cli")
     report = agent.run_turn(str(args.message).strip())
     if args.json:
         print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
     else:
         print(report_text(report, settings.timezone) or "(no reply)")
-    return 1 if report.error else 0
+    # Not done: an error, a change held for a yes (the reply asks it), an undo left unfinished.
+    return 1 if report.error or report.held or report.unfinished else 0

@@ -1,19 +1,22 @@
-"""`calendar-assistant undo`: roll back the last turn's changes.
+"""`calendar-assistant undo [--yes]`: roll back the last turn's changes.
 
-It goes through `tools.journal.changes.Changes`, like the chat's `/undo` (and ctrl+z), so the command
-line and the window take back the same change, say the same words about it (an added event is
-"Removed", never "restored"), and the chat's redo can put it back.
+It goes through `tools.journal.changes.Changes`, like the chat's `/undo` (and ctrl+z) and MCP's
+`undo_last_change`, so every door takes back the same change, says the same words about it (an
+added event is "Removed", never "restored"; thousands are counted, not listed), and the chat's
+redo can put it back. Like the chat, it shows what it will take back and asks first when that
+is more than one event.
 """
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import dataclass
 from typing import Protocol
 
-from assistant.commands.usage import Subparsers
+from assistant.commands.usage import Subparsers, fail
 from assistant.services import build_services
 from assistant.settings import load_settings
-from tools.journal.changes import Changes, rollback_words
+from tools.journal.changes import Change, Changes, rollback_words
 from tools.journal.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
@@ -52,11 +55,48 @@ def undo_last(source: CanUndo) -> UndoOutcome:
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("undo", help="roll back the last turn's changes")
+    parser.add_argument("--yes", action="store_true",
+                        help="undo without asking, even when it takes back several events")
     parser.set_defaults(run=run)
 
 
+def _agreed(change: Change, tz_name: str) -> bool | None:
+    """Show what the undo takes back and ask on the terminal: None when there is no terminal to
+    ask on (a script, a pipe), else the person's answer (anything but yes is no)."""
+    stdin = sys.stdin
+    if stdin is None or stdin.closed or not stdin.isatty():
+        return None
+    count = len(change.events)
+    print("This takes back:")
+    for line in change.lines(tz_name):
+        print(f"  {line}")
+    try:
+        answer = input(f"Undo these {count:,} changes? [y/N] ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 def run(args: argparse.Namespace) -> int:
+    """Undo the newest change that stands. More than one event is shown and asked about first
+    (a whole import is one change): `--yes` skips the question, and with no terminal to ask on
+    and no `--yes` nothing is undone (exit 2, one line)."""
     settings = load_settings()
-    outcome = UndoOutcome(Changes(build_services(settings).journal).undo(), settings.timezone)
+    changes = Changes(build_services(settings).journal)
+    turn_id = changes.last_undoable()
+    if turn_id is None:
+        print(NOTHING_TO_UNDO)
+        return 0
+    pending = changes.standing(turn_id)
+    count = len(pending.events) if pending is not None else 0
+    if pending is not None and count > 1 and not args.yes:
+        agreed = _agreed(pending, settings.timezone)
+        if agreed is None:
+            fail(f"undo: the last change takes back {count:,} events; pass --yes to undo them "
+                 "without a terminal to ask on")
+        if not agreed:
+            print("Nothing was undone.")
+            return 1
+    outcome = UndoOutcome(changes.undo(turn_id), settings.timezone)
     print(outcome.message)
     return outcome.exit_code

@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 from assistant.history import History
 from assistant.report import TurnReport
 from assistant.services import Services
+from assistant.session.attempt import UnverifiedChange
 from assistant.settings import Settings
 from assistant.tui.formatting import findings_markdown
 from assistant.tui.screens import (
@@ -394,8 +395,14 @@ class CalendarApp(App[int]):
         def ask() -> None:
             if view is not None:
                 view.set_status("waiting for your answer…")
-            self.push_screen(ConfirmScreen("Before I do this, please confirm", confirmation.summary,
-                                           confirmation.reasons), done)
+            if isinstance(confirmation, UnverifiedChange):  # CONTRACT 5: undone until you say yes
+                screen = ConfirmScreen("I could not verify this change", confirmation.summary,
+                                       confirmation.reasons, yes="Yes, do it anyway",
+                                       no="No, leave it undone")
+            else:
+                screen = ConfirmScreen("Before I do this, please confirm", confirmation.summary,
+                                       confirmation.reasons)
+            self.push_screen(screen, done)
 
         def resume() -> None:
             if view is not None and before is not None:

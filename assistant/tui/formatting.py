@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from assistant.report import TurnReport
+from assistant.session.words import hold_reasons, not_verified_lines, plain
 from reflection.findings import Finding
 from tools.calendar.events import Event, EventCard, as_date, zone
 from tools.calendar.wording import clock_label as _clock
@@ -121,7 +122,7 @@ def card_text(card: EventCard, tz_name: str) -> CardText:
 class Outcome:
     """How sure the assistant is about one turn, in words.
 
-    kind: verified | noted | corrected | doublecheck | error
+    kind: verified | noted | corrected | unverified | held | doublecheck | error
     """
 
     kind: str
@@ -159,8 +160,7 @@ def for_person(text: str, report: TurnReport | None = None) -> str:
     for spec in all_specs():
         if spec.name in text:
             text = re.sub(rf"`?\b{re.escape(spec.name)}\b`?", TOOL_WORDS.get(spec.topic, "a calendar tool"), text)
-    text = re.sub(r"\bthe call uses\b", "the change used", text)
-    text = re.sub(r"\b(the|this|that) call\b", r"\1 change", text)
+    text = plain(text)
     if report is not None:
         for event_id, title in sorted(_known_events(report).items(), key=lambda kv: -len(kv[0])):
             text = re.sub(rf"'?\b{re.escape(event_id)}\b'?", title, text)
@@ -181,15 +181,35 @@ def _for_chat(findings: Iterable[Finding]) -> list[Finding]:
     return [f for f in findings if f.type != "process"]
 
 
-def describe_outcome(report: TurnReport, tz_name: str) -> Outcome | None:
+def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Outcome | None:
     """The outcome line under a reply, or None for a turn that did not touch the calendar.
 
     A turn the guard corrected says what was wrong and what was put back, because "I fixed it"
-    without the what is exactly the kind of claim a person cannot check.
+    without the what is exactly the kind of claim a person cannot check. A change nobody could
+    verify is never called verified (CONTRACT 5): it says why and how to take it back (`door`:
+    "chat" names the keys, "cli" the command); one held for the person's yes says that nothing
+    was changed; an undo that could not finish says what is not back yet.
     """
     if report.error:
         return Outcome("error", None, "Something went wrong",
                        [for_person(report.error, report), "Press ctrl+r (or type /retry) to try again."])
+    unfinished = next((a for a in report.attempts if a.unfinished), None)
+    if unfinished is not None and unfinished.rollback is not None:
+        caught = _issues(unfinished.verdict.errors, report) if unfinished.verdict else []
+        lines = [f"Caught: {issue}" for issue in caught]
+        lines += _restored_lines(unfinished.rollback, tz_name)
+        lines.append("The rest will be undone the next time the assistant starts; nothing was "
+                     "tried again meanwhile.")
+        return Outcome("doublecheck", "low", "Not everything could be put back yet", lines)
+    final_attempt = report.final
+    if final_attempt is not None and final_attempt.hold is not None:
+        hold = final_attempt.hold
+        if not hold.confirmed:
+            lines = [for_person(r, report) for r in hold_reasons(hold.reasons, hold.doubts)]
+            lines.append("Nothing was changed.")
+            return Outcome("held", None, "Not done: this change needs your yes", lines)
+        lines = [for_person(line, report) for line in not_verified_lines(hold.doubts, door)]
+        return Outcome("unverified", None, "Done at your word, not verified", lines)
     confidence = report.confidence
     if confidence is None:
         return None
@@ -197,6 +217,7 @@ def describe_outcome(report: TurnReport, tz_name: str) -> Outcome | None:
     final = attempts[-1]
     final_findings = list(final.verdict.findings) if final.verdict else []
     conflicts = list(report.conflicts)
+    unverified = final.verdict is not None and final.verdict.unverified
     if confidence == "low":
         lines = [f"Problem: {issue}" for issue in _issues((f for f in final_findings if f.is_error), report)]
         lines += [f"Could not put back: {c}" for c in conflicts]
@@ -208,17 +229,28 @@ def describe_outcome(report: TurnReport, tz_name: str) -> Outcome | None:
         if not lines:
             lines = _issues(_for_chat(final_findings), report) or ["The check could not confirm this change."]
         return Outcome("doublecheck", "low", "Please double-check this change", lines)
-    notes = _issues((f for f in _for_chat(final_findings) if not f.is_error), report)
+    notes = _issues((f for f in _for_chat(final_findings) if not f.is_error
+                     and not (unverified and f.type == "reflection_unavailable")), report)
+    doubts = [for_person(line, report) for line in
+              not_verified_lines(final.verdict.doubts if final.verdict else [], door)]
     if report.corrected:
         first = attempts[0]
         wrong = _issues(first.verdict.errors, report) if first.verdict else []
         lines = [f"Caught: {issue}" for issue in wrong]
         if first.rollback is not None:
             lines += _restored_lines(first.rollback, tz_name)
-        lines.append("Then redone and checked again.")
+        if unverified:
+            lines.append("Then redone, but the redone change could not be verified:")
+            lines += doubts
+        else:
+            lines.append("Then redone and checked again.")
         lines += [f"Note: {n}" for n in notes]
-        title = "Corrected after review" + (" (with a note)" if notes else "")
-        return Outcome("corrected", confidence, title, lines)
+        title = "Corrected after review" + (", not verified" if unverified else
+                                            " (with a note)" if notes else "")
+        return Outcome("unverified" if unverified else "corrected",
+                       None if unverified else confidence, title, lines)
+    if unverified:  # no "sure": nothing could check it
+        return Outcome("unverified", None, "Not verified", doubts + [f"Note: {n}" for n in notes])
     if notes:
         return Outcome("noted", confidence, "Verified, with a note", [f"Note: {n}" for n in notes])
     return Outcome("verified", confidence, "Verified", ["The change matches what you asked."])
@@ -255,10 +287,15 @@ def findings_markdown(report: TurnReport, tz_name: str) -> str:
         if verdict is None:
             out += [f"### {name}: nothing to check (the calendar was not changed)", ""]
         else:
-            judged = "right" if verdict.valid else "wrong"
+            judged = "not verified" if verdict.unverified else "right" if verdict.valid else "wrong"
             state = ", undone" if attempt.rollback is not None else ", kept"
+            if attempt.hold is not None:
+                state = ", made at your word" if attempt.hold.confirmed else ", undone until you say yes"
             via = "checked by code" + (" and a second model" if verdict.llm_used else "")
             out += [f"### {name}: {judged}{state}", "", f"Confidence {verdict.confidence}, {via}.", ""]
+            if verdict.unverified:
+                out += [f"- {for_person(line, report)}" for line in not_verified_lines(verdict.doubts)]
+                out.append("")
         if attempt.calls:
             out += ["What it did: " + _what_it_did(c.name for c in attempt.calls) + ".", ""]
         if verdict is not None:
@@ -297,9 +334,10 @@ def undo_lines(rollback: RollbackReport | RedoReport, tz_name: str) -> list[str]
     return rollback_words(rollback, tz_name)
 
 
-def report_text(report: TurnReport, tz_name: str) -> str:
+def report_text(report: TurnReport, tz_name: str, door: str = "cli") -> str:
     """A turn as plain text for `ask`: the reply, the cards in words, what was rolled back, the
-    findings a person needs, and how sure the assistant is (the chat shows the same things)."""
+    findings a person needs, and how sure the assistant is (the chat shows the same things,
+    with its keys where this names commands)."""
     lines: list[str] = []
     if report.reply:
         lines += [report.reply.strip(), ""]
@@ -307,7 +345,7 @@ def report_text(report: TurnReport, tz_name: str) -> str:
         ct = card_text(card, tz_name)
         lines.append(f"{ct.heading}: {ct.title}")
         lines += [f"  {line}" for line in ct.lines]
-    outcome = describe_outcome(report, tz_name)
+    outcome = describe_outcome(report, tz_name, door)
     if outcome is not None:
         if report.cards:
             lines.append("")

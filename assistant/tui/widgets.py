@@ -32,7 +32,10 @@ from tools.journal.changes import RedoReport
 from tools.journal.journal import RollbackReport
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-OUTCOME_ICONS = {"verified": "✔", "noted": "✔", "corrected": "↺", "doublecheck": "⚠", "error": "✖"}
+OUTCOME_ICONS = {"verified": "✔", "noted": "✔", "corrected": "↺", "unverified": "?", "held": "⏸",
+                 "doublecheck": "⚠", "error": "✖"}
+CARDS_SHOWN = 10
+"""Cards an undo shows at most; its words count the rest (an undone import of thousands)."""
 CONFIDENCE_WORDS = {"high": "sure", "medium": "fairly sure", "low": "not sure"}
 
 
@@ -252,7 +255,7 @@ class UndoView(Vertical):
         head += "." if self.rollback.clean else ", except where it could not be."
         yield Static(Text.assemble((head, "bold"), *[("\n" + line) for line in lines]),
                      classes="undo-summary")
-        for item in self.rollback.restored:
+        for item in self.rollback.restored[:CARDS_SHOWN]:  # a big undo is counted in the words
             if item.restored is not None and item.wrong is not None:
                 card = EventCard("updated", item.restored, item.wrong)
             elif item.restored is not None:

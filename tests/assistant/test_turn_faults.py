@@ -21,6 +21,7 @@ from conftest import BACKENDS, make_backend
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, stream_events, text, tool
 from assistant.settings import Settings
+from reflection.guard import Guard
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch, VersionConflict
 from tools.calendar.events import event_from_contract, zone
 from tools.store.database import forget_engines
@@ -47,8 +48,9 @@ class Rig:
     ids: dict[str, str]
 
     def agent(self, base_url: str | None = None, confirm: bool = True, **kw: Any) -> Any:
+        kw.setdefault("backend", self.backend)
         return build_agent(self.settings, base_url=base_url or self.server.base_url,
-                           backend=self.backend, reflection_mode="symbolic", now=lambda: NOW,
+                           reflection_mode="symbolic", now=lambda: NOW,
                            confirm=lambda _c: confirm, lessons=False, summarize_lessons=False,
                            max_retries=0, **kw)
 
@@ -87,14 +89,30 @@ def _moved_swim(rig: Rig) -> None:
                    resp(text("Moved the swim lesson to Thursday.")))
 
 
-def test_an_overflow_in_the_guard_after_a_write_rolls_back_in_one_line(rig: Rig) -> None:
-    _moved_swim(rig)
-    agent = rig.agent()
+class OverflowingGuard(Guard):
+    """A guard that fails the way a date overflow in a check would."""
 
-    def broken(*_a: Any, **_k: Any) -> Any:
+    def judge(self, *_a: Any, **_k: Any) -> Any:
         raise OverflowError("date value out of range")
 
-    agent.guard.judge = broken
+
+class NoListing:
+    """The rig's backend, whose listings fail as a calendar service that is down would (the
+    guard's view of the calendar is a listing; the scripted tools never list)."""
+
+    def __init__(self, inner: CalendarBackend) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def list_events(self, *_a: Any, **_k: Any) -> Any:
+        raise CalendarError("Google Calendar error 503 (backendError): unavailable")
+
+
+def test_an_overflow_in_the_guard_after_a_write_rolls_back_in_one_line(rig: Rig) -> None:
+    _moved_swim(rig)
+    agent = rig.agent(guard=OverflowingGuard(mode="symbolic"))
     report = agent.run_turn("Move swim lesson to Thursday")
     assert report.error is not None and "OverflowError" in report.error
     assert report.reply == report.error and "\n" not in report.reply
@@ -106,12 +124,7 @@ def test_an_overflow_in_the_guard_after_a_write_rolls_back_in_one_line(rig: Rig)
 
 def test_a_backend_error_while_building_the_guards_view_rolls_back(rig: Rig) -> None:
     _moved_swim(rig)
-    agent = rig.agent()
-
-    def down(*_a: Any, **_k: Any) -> Any:
-        raise CalendarError("Google Calendar error 503 (backendError): unavailable")
-
-    agent.guard_case = down
+    agent = rig.agent(backend=NoListing(rig.backend))
     report = agent.run_turn("Move swim lesson to Thursday")
     assert report.error is not None and "503" in report.error and "\n" not in report.error
     assert rig.event("swim").start.day == 21
@@ -283,15 +296,21 @@ def test_a_turn_taken_by_recovery_elsewhere_is_not_committed(rig: Rig) -> None:
     from tools.journal.turn_owner import Owner
 
     _moved_swim(rig)
-    agent = rig.agent()
-    journal = agent.services.journal
-    real_judge = agent._judge
+    journal_box: list[Journal] = []
 
-    def judge_then_lose_the_turn(turn_id: str, *args: Any) -> None:
-        real_judge(turn_id, *args)
-        Journal(journal.engine, rig.backend, owner=Owner("other-host", "b", 1, "1")).rollback(turn_id)
+    class LosesTheTurn(Guard):
+        """Judges, then another process's recovery takes the open turn and undoes it."""
 
-    agent._judge = judge_then_lose_the_turn
+        def judge(self, *args: Any, **kw: Any) -> Any:
+            run = super().judge(*args, **kw)
+            mine = journal_box[0]
+            other = Journal(mine.engine, rig.backend, owner=Owner("other-host", "b", 1, "1"))
+            for turn_id in mine.open_turns():
+                other.rollback(turn_id)
+            return run
+
+    agent = rig.agent(guard=LosesTheTurn(mode="symbolic"))
+    journal_box.append(agent.services.journal)
     report = agent.run_turn("Move swim lesson to Thursday")
     assert report.error is not None and "undid" in report.error
     assert report.reply == report.error

@@ -18,7 +18,7 @@ from tools.backends.base import CalendarBackend
 from tools.ical.files import IcalFileError, day_span, read_ics
 from tools.ical.importing import apply_import, plan_import
 from tools.journal.journal import Journal
-from tools.store import database as store
+from tools.store.database import database as store
 
 ICS = Path(__file__).resolve().parents[2] / "fixtures" / "ics"
 LA = ZoneInfo(PERSON_TZ)
@@ -151,7 +151,7 @@ def test_import_command_is_one_change_that_undo_takes_back(home: Path, capsys):
     assert "undo" in capsys.readouterr().out
     assert main(["agenda", "--json", "--now", "2025-10-20", "--days", "30"]) == 0
     assert len(json.loads(capsys.readouterr().out)) > 3
-    assert main(["undo"]) == 0
+    assert main(["undo", "--yes"]) == 0  # five events: asked first, or --yes
     capsys.readouterr()
     assert main(["agenda", "--json", "--now", "2025-10-20", "--days", "30"]) == 0
     assert json.loads(capsys.readouterr().out) == []

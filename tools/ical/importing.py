@@ -21,10 +21,11 @@ from tools.calendar.occurrences import instance_id
 from tools.calendar.patching import PATCHABLE
 from tools.ical.files import FileSeries
 from tools.journal.changes import event_phrase
-from tools.journal.journal import Journal, RollbackReport, intent_json
+from tools.journal.journal import IMPORTED_BY, Journal, RollbackReport, intent_json
 
-IMPORT_TOOL = "import_calendar_file"
-"""The journal's name for the writes of an import (shown nowhere a person reads)."""
+IMPORT_TOOL = IMPORTED_BY
+"""The journal's name for the writes of an import (shown nowhere a person reads; a rollback of
+them is summed up as "removed N imported events")."""
 
 
 @dataclass(frozen=True)

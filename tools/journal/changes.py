@@ -32,10 +32,28 @@ from tools.journal.journal import (
     RestoredEvent,
     RollbackReport,
     intent_json,
+    restored_noun,
 )
 from tools.store.database import migrate
 
 Action = Literal["added", "changed", "removed"]
+
+LISTED = 10
+"""A change or an undo of more events than this is reported as counts ("Removed 6,688 imported
+events"), not one line per event: a 100,000-event import must not become a 237 KB sentence."""
+
+_COUNT_VERBS: dict[str, str] = {"added": "Added", "changed": "Changed", "removed": "Removed",
+                                "added back": "Added back", "put back": "Put back"}
+
+
+def counted(kinds: list[str], noun: str = "event") -> list[str]:
+    """Many events as one line per kind of change, in the order first seen: `Removed 6,688
+    events`, `Changed 2 events`."""
+    tally: dict[str, int] = {}
+    for kind in kinds:
+        tally[kind] = tally.get(kind, 0) + 1
+    return [f"{_COUNT_VERBS.get(kind, kind.capitalize())} {n:,} {noun}{'s' if n != 1 else ''}"
+            for kind, n in tally.items()]
 
 
 class UndoRecord(SQLModel, table=True):
@@ -105,6 +123,10 @@ class Change:
         return f"{stamp}{count} change{'s' if count != 1 else ''}{state}"
 
     def lines(self, tz_name: str) -> list[str]:
+        """One sentence per event; a big change (an import) is counted instead, so a list of
+        recent changes never grows to thousands of lines."""
+        if len(self.events) > LISTED:
+            return counted([e.action for e in self.events])
         return [e.words(tz_name) for e in self.events]
 
 
@@ -214,6 +236,14 @@ class Changes:
             if len(out) >= limit:
                 break
         return out
+
+    def standing(self, turn_id: str) -> Change | None:
+        """One request's changes that still stand (what `undo` of it would take back), or None."""
+        turn = self.journal.turn(turn_id)
+        if turn is None or turn.state != "committed":
+            return None
+        events = _event_changes(self.journal.entries(turn_id))
+        return Change(turn_id, turn.closed_at, "standing", events) if events else None
 
     def last_undoable(self) -> str | None:
         """The request `undo` would take back (None: nothing to undo)."""
@@ -330,12 +360,24 @@ def restored_words(restored: list[RestoredEvent], tz_name: str) -> list[str]:
     return out
 
 
+def _restored_kind(item: RestoredEvent) -> str:
+    if item.restored is None:
+        return "removed"
+    return "added back" if item.wrong is None else "put back"
+
+
 def rollback_words(report: RollbackReport | RedoReport, tz_name: str) -> list[str]:
-    """Every line a person reads about an undo or a redo, conflicts included."""
-    lines = restored_words(report.restored, tz_name)
+    """Every line a person reads about an undo or a redo, conflicts included; more than
+    `LISTED` events are counted (`Removed 6,688 imported events`), not listed one by one."""
+    if len(report.restored) > LISTED:
+        lines = counted([_restored_kind(r) for r in report.restored], restored_noun(report.restored))
+    else:
+        lines = restored_words(report.restored, tz_name)
     extra = report.conflicts + (report.failures + report.skipped
                                 if isinstance(report, RollbackReport) else [])
-    lines += [c.shown for c in extra]
+    lines += [c.shown for c in extra[:LISTED]]
+    if len(extra) > LISTED:
+        lines.append(f"and {len(extra) - LISTED:,} more event(s) could not be put back as they were")
     if isinstance(report, RollbackReport) and report.waiting:
         lines.append(f"{report.waiting} more change(s) will be undone at the next start")
     return lines or ["Nothing needed putting back."]

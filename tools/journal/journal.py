@@ -48,6 +48,14 @@ REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
 
 CONTENT_FIELDS = frozenset({"title", "start", "location", "description", "attendees", "recurrence"})
 
+IMPORTED_BY = "import_calendar_file"
+"""The journal's tool name for the writes of an iCalendar import (`tools.ical.importing`), so a
+rollback of one is summed up as "removed 6,688 imported events"."""
+
+SUMMARY_LISTED = 3
+"""Events a one-line summary names one by one; beyond that it counts them (a 100,000-event
+import rolled back is "removed 100,000 imported events", not a 237 KB line)."""
+
 
 TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
 """A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
@@ -80,7 +88,7 @@ class JournalTurn(SQLModel, table=True):
     state: TurnState = Field(default="open", sa_type=String)
     started_at: datetime = Field(default_factory=_now)
     closed_at: datetime | None = None
-    owner: str | None = None  # tools.turn_owner.Owner as JSON; None: no live owner
+    owner: str | None = None  # tools.journal.turn_owner.Owner as JSON; None: no live owner
     recovery_tries: int = 0
     last_error: str | None = None
 
@@ -157,6 +165,7 @@ class RestoredEvent:
     event_id: str
     wrong: Event | None
     restored: Event | None
+    tool: str = ""  # the tool whose write was undone (an import's events are summed up as such)
 
 
 @dataclass
@@ -195,11 +204,21 @@ class RollbackReport:
         return not self.failures and not self.waiting
 
     def summary(self) -> str:
-        """What happened, in words a person reads (titles and times, never ids)."""
+        """What happened, in words a person reads (titles and times, never ids): an event the
+        undone writes had added is "removed", one they had changed or deleted is "put back";
+        past `SUMMARY_LISTED` events of a kind, they are counted."""
         parts = []
-        if self.restored:
-            parts.append("put back " + ", ".join(event_words(r.restored or r.wrong) for r in self.restored))
-        parts += [c.shown for c in self.conflicts + self.failures + self.skipped]
+        removed = [r for r in self.restored if r.restored is None]
+        back = [r for r in self.restored if r.restored is not None]
+        if removed:
+            parts.append(_named_or_counted("removed", [r.wrong for r in removed], removed))
+        if back:
+            parts.append(_named_or_counted("put back", [r.restored for r in back], back))
+        kept = self.conflicts + self.failures + self.skipped
+        parts += [c.shown for c in kept[:SUMMARY_LISTED]]
+        if len(kept) > SUMMARY_LISTED:
+            parts.append(f"{len(kept) - SUMMARY_LISTED:,} more event(s) could not be put back "
+                         "as they were")
         if self.waiting:
             parts.append(f"{self.waiting} more change(s) will be undone at the next start, when "
                          "the calendar service answers")
@@ -220,6 +239,18 @@ class RollbackReport:
         else:
             head = f"An unfinished request{when} was undone"
         return f"{head}: {self.summary()}."
+
+
+def restored_noun(items: list[RestoredEvent]) -> str:
+    """What counted events are called: "imported event" when an import wrote them all."""
+    return "imported event" if items and all(i.tool == IMPORTED_BY for i in items) else "event"
+
+
+def _named_or_counted(verb: str, events: list[Event | None], items: list[RestoredEvent]) -> str:
+    """`removed 'Dentist' on Fri 31 Oct at 15:00`, or `removed 6,688 imported events`."""
+    if len(events) <= SUMMARY_LISTED:
+        return f"{verb} " + ", ".join(event_words(e) for e in events)
+    return f"{verb} {len(events):,} {restored_noun(items)}s"
 
 
 def _event_json(event: Event | None) -> str | None:
@@ -264,7 +295,8 @@ class _Group:
     entries: list[JournalEntry]
     pre: Snapshot
     first_event: Event | None
-    last_event: Event | None  # what our last completed write left (or the last pre-image)
+    last_event: Event | None  # what our last write left (None: it deleted the event; the last
+    # pre-image when its outcome is unknown)
 
     @property
     def last(self) -> JournalEntry:
@@ -287,8 +319,9 @@ def _read_group(calendar_id: str, event_id: str, entries: list[JournalEntry]) ->
         last_event = _event_from(last.post_event, calendar_id) or _event_from(last.pre_event, calendar_id)
         if last.post:
             Snapshot.from_json(json.loads(last.post))
-        if last.intent:
-            json.loads(last.intent)
+        intent = json.loads(last.intent) if last.intent else None
+        if last.state == "done" and isinstance(intent, dict) and intent.get("kind") == "delete":
+            last_event = None  # our last write deleted it: it left no event (undo "adds it back")
     except (ValueError, KeyError, TypeError, AttributeError, EventFieldError) as exc:
         raise _Unreadable(str(exc)) from exc
     return _Group(calendar_id, event_id, entries, pre, first_event, last_event)
@@ -341,6 +374,19 @@ class Journal:
                 if error is not None:
                     turn.last_error = error[:500]
                 session.commit()
+
+    def keep_for_recovery(self, turn_id: str, why: str) -> bool:
+        """An attempt's rollback could not finish (the calendar service failed): leave our own
+        open turn `unfinished` and released, so the next start (of any process) finishes the
+        undo, instead of closing it as if its changes stood. False when the turn is no longer
+        open and ours (recovery elsewhere took it)."""
+        table = JournalTurn.__table__  # type: ignore[attr-defined]
+        with self.engine.begin() as conn:
+            result = conn.execute(update(table).where(
+                table.c.turn_id == turn_id, table.c.state == "open",
+                or_(table.c.owner == self.owner.to_text(), table.c.owner.is_(None)),
+            ).values(state="unfinished", closed_at=_now(), owner=None, last_error=why[:500]))
+            return bool(result.rowcount)
 
     def open_turns(self) -> list[str]:
         """Every open turn of this backend, live or not."""
@@ -545,7 +591,8 @@ class Journal:
         """Add one event's outcome to the report; the marks its entries get."""
         event_id = group.event_id
         if outcome == "restored":
-            report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event))
+            report.restored.append(RestoredEvent(event_id, group.last_event, group.first_event,
+                                                 group.last.tool))
         if outcome in ("restored", "noop"):
             return (group.ids, "rolled_back", None)
         if outcome == "conflict":
