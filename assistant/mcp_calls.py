@@ -19,7 +19,7 @@ from typing import Any
 
 from assistant.date_tool import date_calculator
 from assistant.guard_case import build_guard_case, judged_calls
-from assistant.mcp.tools import CONFIRMED_FIELD, REQUEST_FIELD
+from assistant.mcp_tools import CONFIRMED_FIELD, REQUEST_FIELD
 from assistant.services import Services
 from reflection.findings import Finding, Verdict
 from reflection.guard import GUARD_VERSION, Guard

@@ -17,7 +17,7 @@ from mcp.client.context import ClientRequestContext
 
 from assistant.cli import main as cli_main
 from assistant.mcp.server import build_server, pre_parse
-from assistant.mcp.tools import UNDO_TOOL
+from assistant.mcp_tools import UNDO_TOOL
 from assistant.settings import Settings
 from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend

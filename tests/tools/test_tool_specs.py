@@ -163,7 +163,7 @@ def test_lessons_file_a_new_tools_name_under_its_topic(with_throwaway: None) -> 
 
 # --------------------------------------------------------------------------- no names left
 _CONSUMERS = ("tools/registry.py", "assistant/agent.py", "reflection/guard.py", "reflection/symbolic.py",
-              "reflection/lessons.py", "reflection/checks/places.py")
+              "reflection/lessons/store.py", "reflection/checks/places.py")
 
 
 @pytest.mark.parametrize("path", _CONSUMERS)
