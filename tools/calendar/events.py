@@ -41,6 +41,12 @@ class EventFieldError(ValueError):
         self.message = message
 
 
+class CalendarError(Exception):
+    """A backend operation failed in a way the model or the person should hear about. It lives
+    with the event model, below every backend, because reading a series (`tools.calendar.
+    occurrences`) can fail the same way; `tools.backends.base` hands it on with the interface."""
+
+
 def zone(name: str) -> ZoneInfo:
     """A ZoneInfo or a clear error: an unknown zone must never silently become UTC."""
     try:
