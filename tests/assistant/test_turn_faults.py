@@ -308,7 +308,7 @@ def anyio_backend() -> str:
 @pytest.mark.anyio
 async def test_the_chat_shows_what_recovery_undid(rig: Rig) -> None:
     from assistant.tui.app import CalendarApp
-    from assistant.tui.widgets import NoticeMessage
+    from assistant.tui.widgets.messages import NoticeMessage
     from tools.journal.journal import Conflict, RestoredEvent, RollbackReport
 
     swim = rig.event("swim")

@@ -14,36 +14,43 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Static
+from textual.screen import Screen
+from textual.widgets import Input, Markdown, Static
 
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome, when_label
-from assistant.tui.screens import (
-    ChangesScreen,
-    ConfirmScreen,
-    FindingsScreen,
-    HelpScreen,
-    SetupScreen,
-    screen_text,
-)
-from assistant.tui.widgets import (
-    AgendaPanel,
-    EventCardView,
-    OutcomeBadge,
-    TurnView,
-    UndoView,
-    UserMessage,
-    WorkingIndicator,
-)
+from assistant.tui.screens.changes import ChangesScreen
+from assistant.tui.screens.confirm import ConfirmScreen
+from assistant.tui.screens.findings import FindingsScreen
+from assistant.tui.screens.first_run import SetupScreen
+from assistant.tui.screens.help import HelpScreen
+from assistant.tui.widgets.agenda import AgendaPanel
+from assistant.tui.widgets.event_card import EventCardView
+from assistant.tui.widgets.messages import UserMessage
+from assistant.tui.widgets.outcome import OutcomeBadge
+from assistant.tui.widgets.turn import TurnView
+from assistant.tui.widgets.undo import UndoView
+from assistant.tui.widgets.working import WorkingIndicator
 from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
 MAIN, REFL = "tui-main", "tui-reflection"
+
+
+def screen_text(screen: Screen[object]) -> str:
+    """Every Static/Markdown text on a screen, joined."""
+    parts: list[str] = []
+    for widget in screen.query("Static, Markdown"):
+        if isinstance(widget, Markdown):
+            parts.append(widget.source)
+        else:
+            parts.append(str(widget.render()))
+    return "\n".join(parts)
 
 
 def _two_deletes() -> dict[str, Any]:
@@ -480,7 +487,7 @@ def test_no_outcome_for_a_turn_that_touched_nothing() -> None:
 
 @pytest.mark.anyio
 async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Path) -> None:
-    from assistant.tui.widgets import NoticeMessage
+    from assistant.tui.widgets.messages import NoticeMessage
 
     home = tmp_path / "home"
     home.mkdir()
