@@ -87,8 +87,7 @@ class Rig:
             self.confirmations.append(c)
             return confirm
         return build_agent(self.settings, base_url=self.server.base_url, backend=self.backend,
-                           reflection_mode=mode, now=lambda: NOW, confirm=ask,
-                           summarize_lessons=False, **kw)
+                           reflection_mode=mode, now=lambda: NOW, confirm=ask, **kw)
 
     def records(self) -> dict[Any, dict[str, Any]]:
         """Every stored event, server stamps aside: "exactly the same calendar" on this backend."""

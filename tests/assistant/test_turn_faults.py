@@ -49,7 +49,7 @@ class Rig:
     def agent(self, base_url: str | None = None, confirm: bool = True, **kw: Any) -> Any:
         return build_agent(self.settings, base_url=base_url or self.server.base_url,
                            backend=self.backend, reflection_mode="symbolic", now=lambda: NOW,
-                           confirm=lambda _c: confirm, lessons=False, summarize_lessons=False,
+                           confirm=lambda _c: confirm, lessons=False,
                            max_retries=0, **kw)
 
     def event(self, name: str) -> Any:

@@ -89,7 +89,7 @@ def _agent(tmp_path: Path, server: FakeAnthropicServer, asked: list[Confirmation
     backend.create_event("primary", event_from_contract(SWIM, TZ))
     return build_agent(settings, base_url=server.base_url, backend=backend, reflection_mode="symbolic",
                        now=lambda: NOW, confirm=lambda c: asked.append(c) or True,
-                       summarize_lessons=False, lessons=False, max_retries=0)
+                       lessons=False, max_retries=0)
 
 
 class Statuses:

@@ -201,6 +201,12 @@ class Event:
         return replace(self, **changes)
 
 
+def default_end(start: date | datetime, all_day: bool) -> date | datetime:
+    """The end of an event written without one: the next day for an all-day event, an hour after
+    a timed start (as the tools' schema tells the model)."""
+    return as_date(start) + timedelta(days=1) if all_day else start + timedelta(hours=1)
+
+
 def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str = "primary") -> Event:
     """Build an Event from the contract shape (sample calendars, guard cases, replay scenarios)."""
     tz_name = data.get("timezone") or default_tz
@@ -211,7 +217,7 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
     all_day = bool(data.get("all_day")) or (isinstance(start, date) and not isinstance(start, datetime))
     end_raw = data.get("end")
     if end_raw is None:
-        end: date | datetime = start + timedelta(days=1) if all_day else start + timedelta(hours=1)
+        end = default_end(start, all_day)
     else:
         end = parse_when(end_raw, tz, "end")
     if all_day:

@@ -98,7 +98,7 @@ class Rig:
         def factory(confirm: Any) -> Any:
             return build_agent(self.settings, confirm=confirm, backend=self.backend,
                                base_url=self.server.base_url, reflection_mode="symbolic",
-                               now=lambda: NOW, lessons=False, summarize_lessons=False, max_retries=0)
+                               now=lambda: NOW, lessons=False, max_retries=0)
         return CalendarApp(self.settings, factory, animate=False, **kw)
 
     def start(self, event_id: str) -> str | None:
