@@ -80,7 +80,7 @@ class JournalTurn(SQLModel, table=True):
     state: TurnState = Field(default="open", sa_type=String)
     started_at: datetime = Field(default_factory=_now)
     closed_at: datetime | None = None
-    owner: str | None = None  # tools.turn_owner.Owner as JSON; None: no live owner
+    owner: str | None = None  # tools.journal.turn_owner.Owner as JSON; None: no live owner
     recovery_tries: int = 0
     last_error: str | None = None
 
