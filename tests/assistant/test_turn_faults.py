@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BACKENDS, make_backend
+from conftest import BACKENDS, make_backend, on_backends
 
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, stream_events, text, tool
@@ -60,7 +60,7 @@ class Rig:
         return turn.state if turn else None
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=on_backends(BACKENDS))
 def rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     home = tmp_path / "home"
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))

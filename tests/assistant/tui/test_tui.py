@@ -189,6 +189,7 @@ async def test_question_streams_token_by_token(rig: Rig) -> None:
         assert not app.query(WorkingIndicator)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT)
@@ -230,6 +231,7 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         assert not isinstance(app.screen, FindingsScreen)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_correct_change_is_verified_high(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -242,6 +244,7 @@ async def test_correct_change_is_verified_high(rig: Rig) -> None:
         assert badge.border_title == "confidence: high"
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -268,6 +271,7 @@ async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
         assert swim[0].start.day == 21
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_multi_delete_waits_for_the_person(rig: Rig) -> None:
     rig.server.add(MAIN, _two_deletes(),
@@ -321,6 +325,7 @@ async def test_network_error_is_a_notice_and_retry_works(rig: Rig) -> None:
 
 
 # ----------------------------------------------------------------------------- screens
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_help_palette_and_agenda_toggle(rig: Rig) -> None:
     app = rig.app()
@@ -343,6 +348,7 @@ async def test_help_palette_and_agenda_toggle(rig: Rig) -> None:
         assert not app.query(TurnView)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.tui.launch import chat_app
@@ -415,6 +421,7 @@ def test_local_server_needs_no_setup(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 # ----------------------------------------------------------------------------- demo
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_demo_plays_a_correct_step_a_caught_step_and_an_undo(tmp_path: Path) -> None:
     from assistant.tui.launch import demo_rig
@@ -518,6 +525,7 @@ def transcript(app: CalendarApp) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_no_tool_name_event_id_or_rrule_reaches_the_transcript(rig: Rig) -> None:
     from tools.specs import all_specs
@@ -557,6 +565,7 @@ async def test_ctrl_z_with_nothing_to_undo_says_so_without_a_dialog(rig: Rig) ->
         assert any("Nothing to redo" in str(n.message) for n in app._notifications)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_changes_list_undoes_a_chosen_change_and_redo_puts_it_back(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -601,6 +610,7 @@ async def test_clear_starts_a_fresh_conversation(rig: Rig) -> None:
         assert [m["content"] for m in sent if m["role"] == "user"] == ["hello again"]
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig: Rig) -> None:
     rig.server.add(MAIN, {"content": [{"type": "text", "text": "\n\n".join(f"line {i}" for i in range(40))}]})
@@ -625,6 +635,7 @@ async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig
         assert conversation.scroll_y == conversation.max_scroll_y
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_theme_is_remembered_in_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tomllib
