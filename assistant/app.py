@@ -22,12 +22,11 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
                 now: Callable[[], datetime] | None = None, backend: CalendarBackend | None = None,
                 base_url: str | None = None, reflection_mode: GuardMode | None = None,
                 services: Services | None = None, history_kind: ConversationKind = "chat",
-                resume: bool = True, lessons: bool = True, summarize_lessons: bool = False,
-                max_retries: int = 2, guard: Guard | None = None, door: str = "chat") -> Agent:
-    """`summarize_lessons` is accepted and ignored: lesson summaries were removed (nothing read
-    them), and callers still pass it; drop it once they no longer do. `guard` replaces the
-    configured one (tests: a guard that fails or whose turn is taken meanwhile). `door` is how
-    replies tell the person to undo or to say yes: "chat" (keys) or "cli" (commands)."""
+                resume: bool = True, lessons: bool = True, max_retries: int = 2,
+                guard: Guard | None = None, door: str = "chat") -> Agent:
+    """`guard` replaces the configured one (tests: a guard that fails or whose turn is taken
+    meanwhile). `door` is how replies tell the person to undo or to say yes: "chat" (keys) or
+    "cli" (commands)."""
     services = services or build_services(settings, backend=backend)
     state = state_engine(settings)
     model = ModelClient(settings, base_url=base_url, max_retries=max_retries)

@@ -9,8 +9,7 @@ from typing import Any
 from reflection.dates.resolver import resolve
 from tools.backends.base import CalendarError
 from tools.calendar.events import parse_when, zone
-
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+from tools.calendar.wording import WEEKDAYS
 
 
 def _say(value: date | datetime) -> str:

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from assistant.date_tool import date_calculator
-from assistant.mcp.tools import CONFIRMED_FIELD, REQUEST_FIELD, UNDO_TOOL
+from assistant.mcp_tools import CONFIRMED_FIELD, REQUEST_FIELD, UNDO_TOOL
 from assistant.services import Services
 from assistant.session.attempt import (
     Finished,

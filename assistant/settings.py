@@ -6,10 +6,8 @@ point it at a temporary directory and never touch a person's calendar.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -20,6 +18,7 @@ from platformdirs import user_data_dir
 
 from reflection.findings import GUARD_MODES, GuardMode
 from tools.calendar.events import EventFieldError, zone
+from tools.store.files import write_private_file
 
 CONFIG_NAME = "config.toml"
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -211,8 +210,8 @@ CONFIG_HEADER = "# calendar-assistant settings (see README, \"Configuration\")\n
 def save_setting(settings: Settings, key: str, value: Any) -> None:
     """Write one key to the config file, keeping the others (used by first-run setup).
 
-    The file may hold an API key, so it is written 0600 and atomically (a temp file in the same
-    dir, then `os.replace`): never readable by others, never half-written. Values are
+    The file may hold an API key, so it is written 0600 and atomically
+    (`tools.store.files.write_private_file`): never readable by others, never half-written. Values are
     serialized by `tomli-w`. When the key is already a line of its own at the top level, only
     that line is replaced, so the person's comments survive; otherwise (a new key, or a value
     spread over several lines) the file is rewritten by `tomli-w`, which cannot keep comments.
@@ -223,18 +222,7 @@ def save_setting(settings: Settings, key: str, value: Any) -> None:
     wanted = {**data, key: value}
     text = _edit_line(path, key, value, wanted) or CONFIG_HEADER + tomli_w.dumps(wanted)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=".config-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    write_private_file(path, text, prefix=".config-")
     setattr(settings, key, value)
 
 

@@ -37,7 +37,7 @@ from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
 from tools.ical.events import calendar_of, new_component
 from tools.ical.files import read_ics
-from tools.ical.importing import apply_import, plan_import
+from tools.ical_import import apply_import, plan_import
 from tools.journal.journal import Journal
 from tools.store import database as store
 

@@ -193,7 +193,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     cases = list(scorable(a.corpus))
     ours = run_ours(cases, a.verbose)
-    rows = [("reflection.resolver", ours)]
+    rows = [("reflection.dates.resolver", ours)]
     if not a.no_dateparser:
         dp = run_dateparser(cases)
         if dp:

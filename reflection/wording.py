@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+from tools.calendar.wording import WEEKDAYS
+
+__all__ = ["WEEKDAYS", "describe_day", "describe_when", "join_or", "relation_to_today", "weekday_name"]
 
 
 def weekday_name(day: date) -> str:

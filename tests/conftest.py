@@ -59,6 +59,16 @@ BACKENDS = ["local", "google", "caldav"]
 # The same, with the local backend also on PostgreSQL: the suites that must hold on every store
 # (the backend suite, the journal properties, concurrent writers).
 STORE_BACKENDS = ["local", "local-pg", "google", "caldav"]
+# Each behaviour is checked on the local SQLite backend in the quick run (`-m "not slow"`); the
+# same tests on the servers (Google's fake, Radicale, PostgreSQL) are marked `slow` and run in the
+# full suite.
+SLOW_BACKENDS = ("local-pg", "google", "caldav")
+
+
+def on_backends(names: list[str]) -> list[Any]:
+    """`names` as test parameters, those of `SLOW_BACKENDS` marked `slow`."""
+    return [pytest.param(name, id=name, marks=pytest.mark.slow) if name in SLOW_BACKENDS else name
+            for name in names]
 
 
 def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
@@ -125,7 +135,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     store.forget_engines()
 
 
-@pytest.fixture(params=STORE_BACKENDS)
+@pytest.fixture(params=on_backends(STORE_BACKENDS))
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CalendarBackend]:
     made = make_backend(request.param, tmp_path)
     yield made

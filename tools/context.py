@@ -55,13 +55,6 @@ class ToolCall:
     input: dict[str, Any]
     result: ToolResult | None = None
 
-    def to_case(self) -> dict[str, Any]:
-        """The CONTRACT section 5 `tool_calls` item (name, input, result)."""
-        item: dict[str, Any] = {"name": self.name, "input": self.input}
-        if self.result is not None and self.result.data is not None:
-            item["result"] = self.result.data
-        return item
-
 
 @dataclass
 class ToolContext:

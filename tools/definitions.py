@@ -1,29 +1,17 @@
-"""The schema pieces the tools share (event fields, the datetime wording) and the format checker.
+"""The schema pieces the tools share (event fields, the datetime wording, the free-time limit).
 
-The tools themselves, each with its description and input schema, are `tools.specs`. Descriptions
-are written for the model: they say which zone to use, that datetimes carry an offset, that an
-update changes only the fields it names, and when to ask the person first.
+The tools themselves, each with its description and input schema, are `tools.specs`; the formats
+the schemas name are enforced by `tools.registry`. Descriptions are written for the model: they say
+which zone to use, that datetimes carry an offset, that an update changes only the fields it
+names, and when to ask the person first.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from jsonschema import FormatChecker  # type: ignore[import-untyped]
-
-# The formats the schemas name are enforced, not just described: the registry validates with
-# this checker. Its "email" is stricter than jsonschema's default (which only wants an "@"):
-# one "@", a dot in the domain, no spaces, commas or angle brackets (not "Sam <sam@x.com>").
-FORMAT_CHECKER = FormatChecker(formats=())
-_EMAIL_RE = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+$")
-
-
-def _is_email(value: object) -> bool:
-    return not isinstance(value, str) or bool(_EMAIL_RE.match(value))
-
-
-FORMAT_CHECKER.checks("email")(_is_email)
-
+FREE_TIME_MAX_DAYS = 60
+"""Longest range `find_free_time` searches at once (Google's free/busy query refuses much longer
+ones)."""
 
 WHEN = ("ISO 8601. A timed value is 'YYYY-MM-DDTHH:MM:SS' with the UTC offset in force on that "
          "date in the person's zone (e.g. 2025-10-24T19:00:00-07:00); without an offset it means "

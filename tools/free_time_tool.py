@@ -13,10 +13,9 @@ from typing import Any
 from tools.calendar.events import EventFieldError, format_when, local_start_of, parse_when, zone
 from tools.calendar.free_time import DailyHours, Interval, free_slots
 from tools.context import ToolContext, ToolResult
+from tools.definitions import FREE_TIME_MAX_DAYS as MAX_DAYS
 from tools.fence import clean_text
 
-MAX_DAYS = 60
-"""Longest range searched at once (Google's free/busy query refuses much longer ones)."""
 MAX_SLOTS = 30
 """Slots reported at most; the model is told to narrow the range for more."""
 

@@ -16,6 +16,7 @@ from tools.calendar.events import (
     EventCard,
     EventFieldError,
     as_date,
+    default_end,
     format_when,
     local_start_of,
     normalize_recurrence,
@@ -181,7 +182,7 @@ def build_new_event(ctx: ToolContext, args: dict[str, Any], event_id: str) -> Ev
     if "end" in fields:
         end = parse_when(fields["end"], tz, "end")
     else:
-        end = as_date(start) + timedelta(days=1) if all_day else start + timedelta(hours=1)
+        end = default_end(start, all_day)
     if all_day:
         start, end = as_date(start), as_date(end)
     elif not isinstance(end, datetime) or not isinstance(start, datetime):

@@ -1,6 +1,7 @@
 """The tool registry: validate the input against the schema the model saw and the tool's own
 check, only then ask before destructive calls, run the one handler, and turn every failure into an
-`is_error` result that names the field. What each tool is and does is its spec (`tools.specs`).
+`is_error` result that names the field. What each tool is, as the model and the guard see it, is
+its spec (`tools.specs`); what runs for it is its behaviour, bound here by name (`BEHAVIOURS`).
 
 Validation uses the very JSON schemas sent to the model (through `jsonschema`), so what the model
 is told and what is enforced cannot drift apart.
@@ -8,16 +9,95 @@ is told and what is enforced cannot drift apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[import-untyped]
+
+from tools import confirmations as confirm
+from tools import handlers
 from tools.backends.base import CalendarError
 from tools.calendar.events import EventFieldError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
+from tools.free_time_tool import find_free_time
 from tools.locations import GeocoderError
 from tools.specs import ToolSpec, all_specs, is_guarded, is_write, spec_for
 
-__all__ = ["ToolRegistry", "destructive_reasons", "is_guarded", "is_write", "tool_definitions",
-           "validation_error"]
+__all__ = ["BEHAVIOURS", "ToolBehaviour", "ToolRegistry", "destructive_reasons", "is_guarded", "is_write",
+           "tool_definitions", "validation_error"]
+
+Handler = Callable[[ToolContext, dict[str, Any]], ToolResult]
+Check = Callable[[ToolContext, dict[str, Any]], None]
+
+
+def _nothing_to_check(ctx: ToolContext, args: dict[str, Any]) -> None:
+    """A read has nothing to check beyond its schema before it runs."""
+
+
+@dataclass(frozen=True)
+class ToolBehaviour:
+    """What runs for one tool of the catalog. `check` validates an input fully without writing
+    (raising `EventFieldError` or `CalendarError`); the registry runs it before asking for a yes,
+    so nothing invalid is ever put to the person. `destructive` says why a call needs that yes
+    (none: it needs none) and `summary` the words it is asked in (`tools.confirmations`)."""
+
+    handler: Handler
+    check: Check = _nothing_to_check
+    destructive: confirm.Reasons = confirm.no_reasons
+    summary: confirm.Summary = confirm.plain_summary
+
+
+BEHAVIOURS: dict[str, ToolBehaviour] = {
+    "list_events": ToolBehaviour(handlers.list_events),
+    "calculate_datetime": ToolBehaviour(handlers.calculate_datetime),
+    "create_calendar_event": ToolBehaviour(
+        handlers.create_calendar_event, check=handlers.check_create,
+        destructive=confirm.create_reasons, summary=confirm.create_summary),
+    "update_calendar_event": ToolBehaviour(
+        handlers.update_calendar_event, check=handlers.check_update,
+        destructive=confirm.update_reasons, summary=confirm.update_summary),
+    "bulk_update_calendar_events": ToolBehaviour(
+        handlers.bulk_update_calendar_events, check=handlers.check_bulk_update,
+        destructive=confirm.bulk_update_reasons, summary=confirm.bulk_update_summary),
+    "delete_calendar_event": ToolBehaviour(
+        handlers.delete_calendar_event, check=handlers.check_delete,
+        destructive=confirm.delete_reasons, summary=confirm.delete_summary),
+    "get_location_info": ToolBehaviour(handlers.get_location_info),
+    "get_location_suggestions": ToolBehaviour(handlers.get_location_suggestions),
+    "find_free_time": ToolBehaviour(find_free_time),
+}
+"""Each tool's code, by the name of its spec: the one place a tool name meets what it runs. Read at
+call time, so a test can put a copy with one more tool in its place (beside a copy of `SPECS`)."""
+
+
+def behaviour_for(name: str) -> ToolBehaviour | None:
+    return BEHAVIOURS.get(name)
+
+
+# The formats the schemas name are enforced, not just described: the registry validates with
+# this checker. Its "email" is stricter than jsonschema's default (which only wants an "@"):
+# one "@", a dot in the domain, no spaces, commas or angle brackets (not "Sam <sam@x.com>").
+FORMAT_CHECKER = FormatChecker(formats=())
+_EMAIL_RE = re.compile(r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\".]+$")
+
+
+def _is_email(value: object) -> bool:
+    return not isinstance(value, str) or bool(_EMAIL_RE.match(value))
+
+
+FORMAT_CHECKER.checks("email")(_is_email)
+
+_VALIDATORS: dict[int, tuple[ToolSpec, Draft202012Validator]] = {}
+
+
+def _validator(spec: ToolSpec) -> Draft202012Validator:
+    """The schema the model saw, enforced with the same formats (made once per spec)."""
+    known = _VALIDATORS.get(id(spec))
+    if known is None or known[0] is not spec:
+        known = _VALIDATORS[id(spec)] = (spec, Draft202012Validator(spec.input_schema,
+                                                                    format_checker=FORMAT_CHECKER))
+    return known[1]
 
 
 def tool_definitions() -> list[dict[str, Any]]:
@@ -32,7 +112,7 @@ def validation_error(name: str, args: Any) -> str | None:
         return f"unknown tool {name!r}; tools are {', '.join(all_specs().names())}"
     if not isinstance(args, dict):
         return "the input must be a JSON object"
-    errors = sorted(spec.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+    errors = sorted(_validator(spec).iter_errors(args), key=lambda e: list(e.absolute_path))
     if not errors:
         return _unstorable_field(args)
     err = errors[0]
@@ -75,8 +155,8 @@ def destructive_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
     """Why a call needs the person's yes (CONTRACT section 3), as its spec says: no rollback
     takes an email back, and deleting several events or a whole series is more than most
     requests mean."""
-    spec = spec_for(call.name)
-    return spec.destructive(call, ctx) if spec is not None else []
+    behaviour = behaviour_for(call.name)
+    return behaviour.destructive(call, ctx) if behaviour is not None else []
 
 
 def _is_delete(spec: ToolSpec | None) -> bool:
@@ -96,7 +176,7 @@ class ToolRegistry:
         deletes = [c for c in calls if _is_delete(spec_for(c.name)) and self._valid(c)]
         granted: set[str] = set()
         if deletes and len(deletes) + self.ctx.deleted_in_turn > 1:
-            summary = "\n".join(self._spec(c).summary(c, self.ctx) for c in deletes)
+            summary = "\n".join(self._behaviour(c).summary(c, self.ctx) for c in deletes)
             ok = self.ctx.confirm(Confirmation(deletes[0].name, summary,
                                                (f"deletes {len(deletes) + self.ctx.deleted_in_turn} events",)))
             if ok:
@@ -119,20 +199,27 @@ class ToolRegistry:
             raise KeyError(call.name)
         return spec
 
+    @staticmethod
+    def _behaviour(call: ToolCall) -> ToolBehaviour:
+        behaviour = behaviour_for(call.name)
+        if behaviour is None:
+            raise KeyError(call.name)
+        return behaviour
+
     def _valid(self, call: ToolCall) -> bool:
         """The call passes its schema and its spec's full check (nothing is written)."""
         if validation_error(call.name, call.input) is not None:
             return False
         try:
-            self._spec(call).check(self.ctx, call.input)
+            self._behaviour(call).check(self.ctx, call.input)
         except Exception:  # noqa: BLE001 - any problem is reported when the call runs alone
             return False
         return True
 
-    def _refusal(self, call: ToolCall, spec: ToolSpec) -> ToolResult | None:
-        """Ask for a yes when the spec finds the call destructive; the error if refused."""
-        reasons = spec.destructive(call, self.ctx)
-        if not reasons or self.ctx.confirm(Confirmation(call.name, spec.summary(call, self.ctx),
+    def _refusal(self, call: ToolCall, behaviour: ToolBehaviour) -> ToolResult | None:
+        """Ask for a yes when the tool finds the call destructive; the error if refused."""
+        reasons = behaviour.destructive(call, self.ctx)
+        if not reasons or self.ctx.confirm(Confirmation(call.name, behaviour.summary(call, self.ctx),
                                                         tuple(reasons))):
             return None
         return ToolResult.error("the person did not confirm this change ("
@@ -146,12 +233,13 @@ class ToolRegistry:
             call.result = ToolResult.error(problem)
             return call.result
         spec = self._spec(call)
+        behaviour = self._behaviour(call)
         journal = self.ctx.journal
         mark = journal.last_entry_id() if journal is not None and spec.writes else 0
         try:
-            spec.check(self.ctx, call.input)
-            refused = None if pre_granted else self._refusal(call, spec)
-            call.result = refused if refused is not None else spec.handler(self.ctx, call.input)
+            behaviour.check(self.ctx, call.input)
+            refused = None if pre_granted else self._refusal(call, behaviour)
+            call.result = refused if refused is not None else behaviour.handler(self.ctx, call.input)
         except EventFieldError as exc:
             call.result = ToolResult.error(f"{exc.field}: {exc.message}; nothing was written")
         except (CalendarError, GeocoderError) as exc:

@@ -1,70 +1,49 @@
-"""Every tool, once: what the model sees, what runs, and the facts the other layers ask about.
+"""The tool catalog: every tool once, as the model sees it and as the other layers ask about it.
 
-A `ToolSpec` holds a tool's name, the description and input schema sent to the model, its handler,
-and the facts the registry, the agent, the guard and the lessons need: whether the guard judges it
-(`guarded`), whether it writes (`writes`), why it may need the person's yes (`destructive`) and how
-that is asked (`summary`), the status line shown while it runs, and how the guard reads it
-(`guard_kind`). Consumers look a call up with `spec_for(name)` and ask for facts, never compare
-names, so adding a tool means adding its spec here and its handler in `tools.handlers`.
+A `ToolSpec` holds a tool's name, the description and input schema sent to the model, and the facts
+the registry, the agent, the guard and the lessons need: whether the guard judges it (`guarded`),
+whether it writes (`writes`), the status line shown while it runs, the one word lessons file it
+under (`topic`) and how the guard reads it (`guard_kind`). Consumers look a call up with
+`spec_for(name)` and ask for facts, never compare names.
+
+The catalog is data: it imports no handler, no journal, no store, so the guard (which reads it)
+loads nothing heavy. What runs for each tool (its handler, its full check before a yes is asked,
+why it may need that yes and in what words) attaches in `tools.registry`; adding a tool means a
+spec here, its handler in `tools.handlers` and one line binding them in the registry.
 
 `SPECS` is read at call time by every consumer (through `spec_for` / `all_specs`), so a test can put
 a copy with one more spec in its place and see every layer pick it up.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Literal
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
-from tools import confirmations as confirm
-from tools import handlers
-from tools.context import ToolContext, ToolResult
-from tools.definitions import EVENT_FIELDS, FORMAT_CHECKER, UPDATE_PROPS, WHEN
-from tools.free_time_tool import MAX_DAYS, find_free_time
+from tools.definitions import EVENT_FIELDS, FREE_TIME_MAX_DAYS, UPDATE_PROPS, WHEN
 
 GuardKind = Literal["create", "update", "bulk_update", "delete", "place_lookup", "calculate"]
 """How the guard reads a call: which write it is (a bulk update's items each count as an update),
 or which read its checks rely on (a place lookup, a date calculation)."""
 
-Handler = Callable[[ToolContext, dict[str, Any]], ToolResult]
-Check = Callable[[ToolContext, dict[str, Any]], None]
-
-
-def _nothing_to_check(ctx: ToolContext, args: dict[str, Any]) -> None:
-    """A read has nothing to check beyond its schema before it runs."""
-
 
 @dataclass(frozen=True)
 class ToolSpec:
-    """One tool. `check` validates an input fully without writing (raising `EventFieldError` or
-    `CalendarError`); the registry runs it before asking for a yes, so nothing invalid is ever
-    put to the person. `topic` is the one word lessons file a mention of the tool under."""
+    """One tool as the catalog knows it: what the model is sent, and the facts about it."""
 
     name: str
     description: str
     input_schema: dict[str, Any]
-    handler: Handler
     status: str
     topic: str
     guarded: bool = False
     writes: bool = False
     guard_kind: GuardKind | None = None
-    check: Check = _nothing_to_check
-    destructive: confirm.Reasons = confirm.no_reasons
-    summary: confirm.Summary = confirm.plain_summary
 
     def definition(self) -> dict[str, Any]:
         """The Anthropic tool definition, exactly as the model sees it."""
         return {"name": self.name, "description": self.description,
                 "input_schema": self.input_schema}
-
-    @cached_property
-    def validator(self) -> Draft202012Validator:
-        """The schema the model saw, enforced with the same formats (see `FORMAT_CHECKER`)."""
-        return Draft202012Validator(self.input_schema, format_checker=FORMAT_CHECKER)
 
     def items(self, args: dict[str, Any]) -> list[dict[str, Any]]:
         """What the call acts on, one input per event: a bulk update's items, else the input."""
@@ -123,7 +102,7 @@ SPECS = SpecRegistry((
             "calendar_id": {"type": "string"},
             "page": {"type": "integer", "minimum": 1, "description": "Page of a long listing."},
         }, "required": ["start", "end"], "additionalProperties": False},
-        handler=handlers.list_events, status="reading the calendar…", topic="list"),
+        status="reading the calendar…", topic="list"),
     ToolSpec(
         name="calculate_datetime",
         description="Work out what a relative date or time phrase means, in the person's zone "
@@ -136,8 +115,7 @@ SPECS = SpecRegistry((
             "reference": {"type": "string", "description": "Optional ISO date or datetime to "
                           "count from instead of now (e.g. the event's current start)."},
         }, "required": ["expression"], "additionalProperties": False},
-        handler=handlers.calculate_datetime, status="working out the date…", topic="calculate",
-        guard_kind="calculate"),
+        status="working out the date…", topic="calculate", guard_kind="calculate"),
     ToolSpec(
         name="create_calendar_event",
         description="Create an event. Times are in the person's zone unless they named "
@@ -146,18 +124,14 @@ SPECS = SpecRegistry((
         "date in your reply.",
         input_schema={"type": "object", "properties": dict(EVENT_FIELDS),
                       "required": ["title", "start"], "additionalProperties": False},
-        handler=handlers.create_calendar_event, status=_UPDATING, topic="create",
-        guarded=True, writes=True, guard_kind="create", check=handlers.check_create,
-        destructive=confirm.create_reasons, summary=confirm.create_summary),
+        status=_UPDATING, topic="create", guarded=True, writes=True, guard_kind="create"),
     ToolSpec(
         name="update_calendar_event",
         description="Change an event. Only the fields given change; everything else stays as "
         "it is. A new start without an end keeps the event's length.",
         input_schema={"type": "object", "properties": UPDATE_PROPS,
                       "required": ["event_id"], "additionalProperties": False},
-        handler=handlers.update_calendar_event, status=_UPDATING, topic="update",
-        guarded=True, writes=True, guard_kind="update", check=handlers.check_update,
-        destructive=confirm.update_reasons, summary=confirm.update_summary),
+        status=_UPDATING, topic="update", guarded=True, writes=True, guard_kind="update"),
     ToolSpec(
         name="bulk_update_calendar_events",
         description="Change several events at once; each item is an update_calendar_event "
@@ -167,9 +141,7 @@ SPECS = SpecRegistry((
                         "items": {"type": "object", "properties": UPDATE_PROPS,
                                   "required": ["event_id"], "additionalProperties": False}},
         }, "required": ["updates"], "additionalProperties": False},
-        handler=handlers.bulk_update_calendar_events, status=_UPDATING, topic="update",
-        guarded=True, writes=True, guard_kind="bulk_update", check=handlers.check_bulk_update,
-        destructive=confirm.bulk_update_reasons, summary=confirm.bulk_update_summary),
+        status=_UPDATING, topic="update", guarded=True, writes=True, guard_kind="bulk_update"),
     ToolSpec(
         name="delete_calendar_event",
         description="Delete one event, or one occurrence of a recurring event by its "
@@ -179,22 +151,18 @@ SPECS = SpecRegistry((
             "calendar_id": {"type": "string"},
             "notify_attendees": EVENT_FIELDS["notify_attendees"],
         }, "required": ["event_id"], "additionalProperties": False},
-        handler=handlers.delete_calendar_event, status=_UPDATING, topic="delete",
-        guarded=True, writes=True, guard_kind="delete", check=handlers.check_delete,
-        destructive=confirm.delete_reasons, summary=confirm.delete_summary),
+        status=_UPDATING, topic="delete", guarded=True, writes=True, guard_kind="delete"),
     ToolSpec(
         name="get_location_info",
         description="Look up a place. Returns its kind: 'home' (the person's home address), "
         "'saved' (one of their saved places), 'business' or 'unknown'. When the person says "
         "'home', 'my place' or 'our house', use the home address, never a business.",
-        input_schema=_QUERY, handler=handlers.get_location_info, status=_PLACE,
-        topic="location", guarded=True, guard_kind="place_lookup"),
+        input_schema=_QUERY, status=_PLACE, topic="location", guarded=True, guard_kind="place_lookup"),
     ToolSpec(
         name="get_location_suggestions",
         description="Suggest places matching some words, saved places first, each with its "
         "kind ('home', 'saved', 'business', 'unknown').",
-        input_schema=_QUERY, handler=handlers.get_location_suggestions, status=_PLACE,
-        topic="location", guarded=True, guard_kind="place_lookup"),
+        input_schema=_QUERY, status=_PLACE, topic="location", guarded=True, guard_kind="place_lookup"),
     ToolSpec(
         name="find_free_time",
         description="Find free stretches of at least duration_minutes between start and end "
@@ -204,7 +172,7 @@ SPECS = SpecRegistry((
         "that time free.",
         input_schema={"type": "object", "properties": {
             "start": {"type": "string"},
-            "end": {"type": "string", "description": f"Exclusive; at most {MAX_DAYS} days "
+            "end": {"type": "string", "description": f"Exclusive; at most {FREE_TIME_MAX_DAYS} days "
                     "after start."},
             "duration_minutes": {"type": "integer", "minimum": 5, "maximum": 1440},
             "calendar_ids": {"type": "array", "minItems": 1,
@@ -212,7 +180,7 @@ SPECS = SpecRegistry((
             "between": {"type": "string", "pattern": "^\\d{1,2}:\\d{2}-\\d{1,2}:\\d{2}$",
                         "description": "Daily hours in the person's zone, e.g. '09:00-17:00'."},
         }, "required": ["start", "end", "duration_minutes"], "additionalProperties": False},
-        handler=find_free_time, status="looking for free time…", topic="list"),
+        status="looking for free time…", topic="list"),
 ))
 
 

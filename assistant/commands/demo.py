@@ -12,8 +12,8 @@ def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("demo", help="the chat on a sample calendar with a scripted model")
     parser.add_argument("--script", type=existing_file,
                         help="a demo script to play instead of the built-in one (request, model and "
-                        "fallback, like fixtures/data/demo_conversation.json; replay scenarios run "
-                        "with `replay`)")
+                        "fallback, like assistant/scripted/data/demo_conversation.json; replay "
+                        "scenarios run with `replay`)")
     parser.set_defaults(run=run)
 
 

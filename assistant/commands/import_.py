@@ -14,7 +14,7 @@ from assistant.commands.usage import Subparsers, fail
 from assistant.services import build_services
 from assistant.settings import load_settings
 from tools.ical.files import IcalFileError, read_ics
-from tools.ical.importing import ImportFailed, apply_import, plan_import
+from tools.ical_import import ImportFailed, apply_import, plan_import
 
 
 def register(subparsers: Subparsers) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Protocol
 
 from assistant.commands.usage import Subparsers, fail
 from assistant.services import build_services
@@ -20,12 +19,6 @@ from tools.journal.changes import Change, Changes, rollback_words
 from tools.journal.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
-
-
-class CanUndo(Protocol):
-    """Anything that takes back the last change: the journal, or the chat's agent."""
-
-    def undo_last(self) -> RollbackReport | None: ...
 
 
 @dataclass(frozen=True)
@@ -46,11 +39,6 @@ class UndoOutcome:
         """0 when everything is back (or there was nothing to do), 1 when something could not be
         put back (the summary names it)."""
         return 0 if self.report is None or self.report.clean else 1
-
-
-def undo_last(source: CanUndo) -> UndoOutcome:
-    """Take back the last recorded change of `source`."""
-    return UndoOutcome(source.undo_last())
 
 
 def register(subparsers: Subparsers) -> None:

@@ -1,7 +1,7 @@
 """`calendar-assistant mcp`: the guarded calendar tools served to any MCP client (CONTRACT section 7).
 
 Built on the official SDK's `MCPServer`. Each tool is registered with the exact name, description
-and JSON schema of its `ToolSpec` (`assistant.mcp.tools`): the SDK's `Tool` is given the schema as
+and JSON schema of its `ToolSpec` (`assistant.mcp_tools`): the SDK's `Tool` is given the schema as
 is and an argument model that passes every field through, because the registry behind it already
 validates against that same schema (so what the client is told and what is enforced cannot drift).
 Calls run on a worker thread (`assistant.mcp_calls.CallRunner`: the backend and journal are
@@ -40,7 +40,6 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import CallToolResult, SamplingMessage, TextContent
 from pydantic import BaseModel, ConfigDict, Field
 
-from assistant.mcp.tools import UNDO_TOOL, McpToolDef, tool_defs
 from assistant.mcp_calls import (
     Asker,
     CallOutcome,
@@ -48,6 +47,7 @@ from assistant.mcp_calls import (
     ReflectionSource,
     SessionState,
 )
+from assistant.mcp_tools import UNDO_TOOL, McpToolDef, tool_defs
 from assistant.services import Services, build_services, open_lessons
 from assistant.settings import Settings
 from reflection.guard import Guard

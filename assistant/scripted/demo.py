@@ -134,7 +134,7 @@ def read_demo_template(path: Path) -> dict[str, Any]:
     if isinstance(data, dict) and "turns" in data and "request" not in data:
         raise DemoScriptError(f"{path}: this is a replay scenario; run it with `calendar-assistant "
                               "replay FILE` (demo --script takes a demo script with request, model "
-                              "and fallback, like fixtures/data/demo_conversation.json)")
+                              "and fallback, like assistant/scripted/data/demo_conversation.json)")
     if not isinstance(data, dict):
         raise DemoScriptError(f"{path}: expected a JSON object with request, model and fallback")
     if not isinstance(data.get("request"), str) or not data["request"].strip():

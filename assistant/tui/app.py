@@ -31,20 +31,15 @@ from assistant.services import Services
 from assistant.session.attempt import UnverifiedChange
 from assistant.settings import Settings
 from assistant.tui.formatting import findings_markdown
-from assistant.tui.screens import (
-    ChangesScreen,
-    ConfirmScreen,
-    FindingsScreen,
-    HelpScreen,
-    SetupScreen,
-)
-from assistant.tui.widgets import (
-    AgendaPanel,
-    NoticeMessage,
-    TurnView,
-    UndoView,
-    UserMessage,
-)
+from assistant.tui.screens.changes import ChangesScreen
+from assistant.tui.screens.confirm import ConfirmScreen
+from assistant.tui.screens.findings import FindingsScreen
+from assistant.tui.screens.first_run import SetupScreen
+from assistant.tui.screens.help import HelpScreen
+from assistant.tui.widgets.agenda import AgendaPanel
+from assistant.tui.widgets.messages import NoticeMessage, UserMessage
+from assistant.tui.widgets.turn import TurnView
+from assistant.tui.widgets.undo import UndoView
 from tools.calendar.events import Event, zone
 from tools.context import Confirmation, ConfirmCallback
 from tools.journal.changes import Changes, RedoReport

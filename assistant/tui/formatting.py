@@ -29,12 +29,6 @@ TOOL_WORDS = {"list": "looking at the calendar", "calculate": "the date calculat
 """How a person hears of a tool, by its spec's topic (a tool's own name is never shown)."""
 
 
-def moment_label(moment: datetime, tz_name: str) -> str:
-    """`Thursday, October 23, 5:00 PM` in the person's zone."""
-    local = moment.astimezone(zone(tz_name))
-    return f"{day_label(local.date())}, {_clock(local)}"
-
-
 def _local(value: date | datetime, event: Event, tz_name: str) -> datetime:
     if isinstance(value, datetime):
         return value.astimezone(zone(tz_name))

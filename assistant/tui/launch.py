@@ -93,7 +93,7 @@ def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_d
 
     def factory(confirm: ConfirmCallback) -> Agent:
         return build_agent(settings, confirm=confirm, backend=backend, base_url=server.base_url,
-                           reflection_mode="symbolic", lessons=False, summarize_lessons=False,
+                           reflection_mode="symbolic", lessons=False,
                            max_retries=0, now=(lambda: clock_now) if clock_now else None)
 
     app = CalendarApp(settings, factory, demo=True, prefill=steps[0], animate=animate,

@@ -1,4 +1,5 @@
 """The date grammar: phrases in a message to every reading they can have (CONTRACT section 4).
 
-Pure Python on the standard library and dateutil: importable with nothing heavy.
+Pure Python on the standard library, dateutil and the weekdays' names of `tools.calendar.wording`:
+importable with nothing heavy (tests/test_import_rules.py holds it).
 """

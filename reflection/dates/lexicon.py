@@ -10,12 +10,14 @@ from datetime import date, timedelta
 
 from dateutil.easter import easter
 
+from tools.calendar.wording import WEEKDAYS as SPELLED_WEEKDAYS
+
 WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "weds": 2,
     "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
     "sunday": 6, "sun": 6,
 }
-WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+WEEKDAY_NAMES = SPELLED_WEEKDAYS  # the one spelling of the days, by date.weekday()
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 # abbreviations that are also ordinary English words: need date context
 WEAK_WEEKDAY_ABBR = {"sat", "sun", "wed"}

@@ -139,7 +139,7 @@ class Atom:
 
 @dataclass
 class GroupParts:
-    """The atoms of one group, by role (filled by reflection.dates_group)."""
+    """The atoms of one group, by role (filled by reflection.dates.group)."""
     date: DatePhrase | None = None
     time: ClockTime | None = None
     span: TimeSpan | None = None

@@ -40,7 +40,7 @@ def agent_for(tmp_path: Path, server: FakeAnthropicServer, max_rounds: int) -> A
     backend = LocalBackend(home / "calendar.db", TZ)
     backend.create_event("primary", event_from_contract(SWIM, TZ))
     return build_agent(settings, base_url=server.base_url, backend=backend, reflection_mode="symbolic",
-                       now=lambda: NOW, confirm=lambda _c: True, summarize_lessons=False,
+                       now=lambda: NOW, confirm=lambda _c: True,
                        lessons=False, max_retries=0)
 
 

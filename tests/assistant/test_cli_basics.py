@@ -170,6 +170,7 @@ def test_completion_prints_a_script_for_the_console_script(capsys):
     assert "calendar-assistant" in out and "complete" in out
 
 
+@pytest.mark.slow
 def test_completion_lists_subcommands_and_settings(tmp_path):
     """argcomplete answers from the parser: `calendar-assistant co<TAB>` and `config set ti<TAB>`
     (run as the shell runs it: a process with argcomplete's variables, answers on fd 8)."""

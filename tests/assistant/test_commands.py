@@ -168,6 +168,7 @@ def test_stats_counts_replayed_turns(capsys: pytest.CaptureFixture[str]) -> None
     assert figures["reflection_calls"] == 0  # symbolic mode: two attempts, no reflection call
 
 
+@pytest.mark.slow
 def test_stats_counts_the_reflection_calls_that_were_made(capsys: pytest.CaptureFixture[str]) -> None:
     run(capsys, "replay", str(resources.files("fixtures").joinpath("conversations/correct_turn_reviewed.json")))
     run(capsys, "replay", str(resources.files("fixtures").joinpath("conversations/question_only.json")))

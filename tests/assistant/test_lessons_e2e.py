@@ -17,6 +17,8 @@ from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract
 from tools.store.database import forget_engines
 
+pytestmark = pytest.mark.slow  # separate processes sharing one store
+
 TZ = "America/Los_Angeles"
 NOW = "2025-10-20T08:00:00"  # a Monday; every `ask` below runs at this moment (`--now`)
 TODAY = date(2025, 10, 20)

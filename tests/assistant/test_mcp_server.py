@@ -17,7 +17,7 @@ from mcp.client.context import ClientRequestContext
 
 from assistant.cli import main as cli_main
 from assistant.mcp.server import build_server, pre_parse
-from assistant.mcp.tools import UNDO_TOOL
+from assistant.mcp_tools import UNDO_TOOL
 from assistant.settings import Settings
 from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend
@@ -300,6 +300,7 @@ async def test_without_sampling_the_configured_model_reflects(settings: Settings
     assert (result.structured_content or {})["warnings"] == []
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_without_any_reflection_model_an_unsure_case_is_warned(settings: Settings) -> None:
     async with Client(server_for(settings)) as client:
@@ -325,6 +326,7 @@ def _console_script() -> str:
     return str(path)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_the_console_script_serves_stdio(settings: Settings) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CALENDAR_"))}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BACKENDS, make_backend, records_without_version
+from conftest import BACKENDS, make_backend, on_backends, records_without_version
 
 from assistant.app import build_agent
 from assistant.replay import IdMap
@@ -87,8 +87,7 @@ class Rig:
             self.confirmations.append(c)
             return confirm
         return build_agent(self.settings, base_url=self.server.base_url, backend=self.backend,
-                           reflection_mode=mode, now=lambda: NOW, confirm=ask,
-                           summarize_lessons=False, **kw)
+                           reflection_mode=mode, now=lambda: NOW, confirm=ask, **kw)
 
     def records(self) -> dict[Any, dict[str, Any]]:
         """Every stored event, server stamps aside: "exactly the same calendar" on this backend."""
@@ -98,7 +97,7 @@ class Rig:
         return [r.body for r in self.server.requests if r.body.get("model") == MAIN]
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=on_backends(BACKENDS))
 def rig(request: pytest.FixtureRequest, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     home = tmp_path / "home"
@@ -244,6 +243,7 @@ def test_wrong_event_deleted_is_restored_same_id_and_right_one_deleted(rig: Rig)
     assert report.confidence == "high"
 
 
+@pytest.mark.slow
 def test_retry_still_wrong_gives_low_and_no_second_rollback(rig: Rig) -> None:
     rig.add(MAIN,
                    resp(tool("update_calendar_event", event_id="ev_swim1", start="2025-10-24T17:00:00")),

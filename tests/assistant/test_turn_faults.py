@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BACKENDS, make_backend
+from conftest import BACKENDS, make_backend, on_backends
 
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, stream_events, text, tool
@@ -51,7 +51,7 @@ class Rig:
         kw.setdefault("backend", self.backend)
         return build_agent(self.settings, base_url=base_url or self.server.base_url,
                            reflection_mode="symbolic", now=lambda: NOW,
-                           confirm=lambda _c: confirm, lessons=False, summarize_lessons=False,
+                           confirm=lambda _c: confirm, lessons=False,
                            max_retries=0, **kw)
 
     def event(self, name: str) -> Any:
@@ -62,7 +62,7 @@ class Rig:
         return turn.state if turn else None
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=on_backends(BACKENDS))
 def rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     home = tmp_path / "home"
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
@@ -327,7 +327,7 @@ def anyio_backend() -> str:
 @pytest.mark.anyio
 async def test_the_chat_shows_what_recovery_undid(rig: Rig) -> None:
     from assistant.tui.app import CalendarApp
-    from assistant.tui.widgets import NoticeMessage
+    from assistant.tui.widgets.messages import NoticeMessage
     from tools.journal.journal import Conflict, RestoredEvent, RollbackReport
 
     swim = rig.event("swim")

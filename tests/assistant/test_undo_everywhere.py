@@ -30,7 +30,7 @@ from test_tui import settle, wait_for_screen
 from assistant.app import build_agent
 from assistant.cli import main as cli_main
 from assistant.mcp.server import build_server
-from assistant.mcp.tools import UNDO_TOOL
+from assistant.mcp_tools import UNDO_TOOL
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, text, tool
 from assistant.services import build_services
 from assistant.settings import Settings, load_settings
@@ -39,7 +39,7 @@ from assistant.tui.screens import ChangesScreen
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event, event_from_contract, zone
 from tools.ical.files import read_ics
-from tools.ical.importing import apply_import, plan_import
+from tools.ical_import import apply_import, plan_import
 from tools.journal.changes import Changes, rollback_words
 from tools.journal.journal import Journal
 from tools.store.database import forget_engines

@@ -30,6 +30,8 @@ from caldav_support import (
 from tools.backends.base import CalendarError, EventPatch, VersionConflict
 from tools.backends.caldav.backend import CalDAVBackend
 
+pytestmark = pytest.mark.slow  # a real Radicale server, like the `caldav` backend parameter
+
 LA = ZoneInfo("America/Los_Angeles")
 FOREIGN_LINES = [
     "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other client//EN",

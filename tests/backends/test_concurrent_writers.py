@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import PERSON_TZ
+from conftest import PERSON_TZ, on_backends
 from sqlalchemy import create_engine
 
 from tools.backends.base import EventPatch, PatchItem, VersionConflict
@@ -28,7 +28,7 @@ LA = ZoneInfo(PERSON_TZ)
 ROUNDS = 25
 
 
-@pytest.fixture(params=["local", "local-pg"])
+@pytest.fixture(params=on_backends(["local", "local-pg"]))
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], LocalBackend]:
     """Opens the same store again, as another process would: a new engine (so new
     connections) each time, on one SQLite file or one PostgreSQL schema."""

@@ -26,6 +26,8 @@ from tools.calendar.occurrences import instance_id, series_of
 from tools.journal.journal import Journal
 from tools.store.database import sqlite_engine
 
+pytestmark = pytest.mark.slow  # the Google backend on its fake server, like the `google` backend parameter
+
 TZ_NAME = "America/Los_Angeles"
 TZ = ZoneInfo(TZ_NAME)
 

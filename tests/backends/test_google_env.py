@@ -16,6 +16,8 @@ from google_support import write_token
 
 from fixtures.fake_google import FakeGoogleCalendar
 
+pytestmark = pytest.mark.slow  # the command line in child processes against the fake Google server
+
 
 @pytest.fixture
 def google_env(tmp_path: Path) -> Iterator[tuple[FakeGoogleCalendar, dict[str, str]]]:

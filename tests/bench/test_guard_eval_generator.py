@@ -55,6 +55,7 @@ def test_same_seed_same_cases_and_another_seed_differs() -> None:
     assert first != gen.generate(seed=8, count=300)
 
 
+@pytest.mark.slow
 def test_default_run_has_5000_cases_every_family_correct_and_wrong(cases: list[dict[str, Any]]) -> None:
     assert len(cases) >= 5000
     assert len({c["id"] for c in cases}) == len(cases)

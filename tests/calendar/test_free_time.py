@@ -131,6 +131,7 @@ intervals = st.lists(st.tuples(st.integers(0, 6 * 1440), st.integers(1, 600)), m
 clock = st.tuples(st.integers(0, 23), st.sampled_from([0, 15, 30, 45]))
 
 
+@pytest.mark.slow
 @given(busy=intervals, lo=st.integers(0, 3 * 1440), span=st.integers(1, 3 * 1440),
        duration=st.integers(1, 300), tz=st.sampled_from(ZONES),
        hours=st.none() | st.tuples(clock, clock))
@@ -154,6 +155,7 @@ def test_slots_never_overlap_busy_time_and_stay_inside_range_and_hours(
     assert slots == sorted(slots)
 
 
+@pytest.mark.slow
 @given(busy=intervals, lo=st.integers(0, 2 * 1440), span=st.integers(1, 2 * 1440),
        duration=st.integers(1, 240))
 def test_every_free_stretch_long_enough_is_found_minute_by_minute(

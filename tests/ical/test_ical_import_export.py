@@ -16,7 +16,7 @@ from assistant.cli import main
 from assistant.commands.export import export_bytes
 from tools.backends.base import CalendarBackend
 from tools.ical.files import IcalFileError, day_span, read_ics
-from tools.ical.importing import apply_import, plan_import
+from tools.ical_import import apply_import, plan_import
 from tools.journal.journal import Journal
 from tools.store.database import database as store
 

@@ -35,6 +35,8 @@ from tools.journal.journal import Journal
 from tools.registry import ToolRegistry
 from tools.store import database as store
 
+pytestmark = pytest.mark.slow  # real processes on one home, killed with SIGKILL, on every backend
+
 LA = ZoneInfo(PERSON_TZ)
 TURN = "turn-child"
 

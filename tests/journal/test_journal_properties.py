@@ -31,6 +31,8 @@ from tools.context import ToolCall
 from tools.registry import ToolRegistry
 from tools.store import database as store
 
+pytestmark = pytest.mark.slow  # property tests, on every backend and store
+
 ZONES = ["America/Los_Angeles", "America/New_York", "Europe/London", "UTC", "Asia/Kolkata",
          "Australia/Sydney"]
 BASE = date(2025, 1, 1)
@@ -44,7 +46,7 @@ titles = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",
                  min_size=1, max_size=20).filter(lambda t: t.strip() != "")
 emails = st.lists(st.sampled_from(["sam@example.com", "kim@example.com", "lee@example.org"]),
                   max_size=3, unique=True)
-# NUL and lone surrogates are refused at the tool boundary (tests/test_registry.py), so the
+# NUL and lone surrogates are refused at the tool boundary (tests/tools/test_registry.py), so the
 # stored text never has one
 _text = st.characters(exclude_characters="\x00", exclude_categories=("Cs",))
 optional_text = st.one_of(st.none(), st.text(alphabet=_text, max_size=30))

@@ -27,6 +27,8 @@ from tools.journal.journal import Journal
 from tools.journal.turn_owner import Owner, boot_id
 from tools.store import database as store
 
+pytestmark = pytest.mark.slow  # a child process killed with SIGKILL in the middle of a turn
+
 LA = ZoneInfo("America/Los_Angeles")
 TURN = "turn-killed"
 

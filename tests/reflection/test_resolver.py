@@ -496,6 +496,7 @@ def test_other_zone_person():
 _days = st.dates(min_value=date(2020, 1, 1), max_value=date(2035, 12, 31))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(today=_days, wd=st.integers(0, 6))
 def test_property_next_weekday_policy(today, wd):
@@ -506,6 +507,7 @@ def test_property_next_weekday_policy(today, wd):
     assert got == ([d, d + timedelta(7)] if same_week else [d])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(today=_days, wd=st.integers(0, 6))
 def test_property_bare_weekday_policy(today, wd):
@@ -515,6 +517,7 @@ def test_property_bare_weekday_policy(today, wd):
     assert got == ([d, d + timedelta(7)] if d == today else [d])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(st.sampled_from(list("abcdefghijklmnopqrstuvwxyz0123456789 :/.-,'") +
                                      ["at ", "next ", "Friday ", "pm ", "tomorrow ", "Nov ", "the 3rd ",
@@ -680,6 +683,7 @@ _EDGE_PHRASES = ["tomorrow", "yesterday", "in 3 days", "in 99999999 days", "2 we
                  "the first Monday of January", "next weekend", "until Nov 3", "9am Tokyo time tomorrow"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(now=st.one_of(st.datetimes(min_value=datetime(9999, 12, 20), max_value=datetime(9999, 12, 31, 23, 59)),
                      st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(1, 1, 10))),

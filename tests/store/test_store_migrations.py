@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
 from conftest import PERSON_TZ
 from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
@@ -89,6 +90,7 @@ def test_an_old_state_file_made_by_create_all_is_adopted_and_keeps_its_lessons(
     assert {"journal_turns", "journal_entries", "undo_records"} <= set(_columns(engine))
 
 
+@pytest.mark.slow  # a real PostgreSQL server
 def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
         tmp_path: Path) -> None:
     from pg_support import fresh_store_engine

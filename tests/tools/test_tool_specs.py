@@ -1,6 +1,7 @@
-"""The tool specs are the one registry: what every request pays for them stays within a budget, and
-a tool added as a spec alone is seen by every layer (the model's tool list, the registry and its
-confirmation, the agent's status line, the guard and the lessons) with no other file touched."""
+"""The tool specs are the one catalog: what every request pays for them stays within a budget, and
+a tool added as a spec (and its behaviour bound in the registry) is seen by every layer (the
+model's tool list, the registry and its confirmation, the agent's status line, the guard and the
+lessons) with no other file touched."""
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import tools.registry
 import tools.specs
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
@@ -22,7 +24,7 @@ from reflection.lessons.store import message_entities
 from reflection.symbolic import check_symbolic
 from tools.calendar.events import Event, event_from_contract, zone
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
-from tools.registry import ToolRegistry, tool_definitions
+from tools.registry import BEHAVIOURS, ToolBehaviour, ToolRegistry, tool_definitions
 from tools.specs import SPECS, ToolSpec
 
 TZ = "America/Los_Angeles"
@@ -59,14 +61,15 @@ THROWAWAY = ToolSpec(
     name="mark_tentative", description="Mark an event tentative.",
     input_schema={"type": "object", "properties": {"event_id": {"type": "string"}},
                   "required": ["event_id"], "additionalProperties": False},
-    handler=_tentative, status="pencilling it in…", topic="update", guarded=True, writes=True,
-    guard_kind="update", destructive=lambda call, ctx: ["it is only a test"],
-    summary=lambda call, ctx: "Pencil in the swim lesson")
+    status="pencilling it in…", topic="update", guarded=True, writes=True, guard_kind="update")
+THROWAWAY_BEHAVIOUR = ToolBehaviour(_tentative, destructive=lambda call, ctx: ["it is only a test"],
+                                    summary=lambda call, ctx: "Pencil in the swim lesson")
 
 
 @pytest.fixture
 def with_throwaway(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tools.specs, "SPECS", SPECS.with_specs([THROWAWAY]))
+    monkeypatch.setattr(tools.registry, "BEHAVIOURS", {**BEHAVIOURS, THROWAWAY.name: THROWAWAY_BEHAVIOUR})
 
 
 @pytest.fixture
@@ -86,7 +89,7 @@ def _agent(tmp_path: Path, server: FakeAnthropicServer, asked: list[Confirmation
     backend.create_event("primary", event_from_contract(SWIM, TZ))
     return build_agent(settings, base_url=server.base_url, backend=backend, reflection_mode="symbolic",
                        now=lambda: NOW, confirm=lambda c: asked.append(c) or True,
-                       summarize_lessons=False, lessons=False, max_retries=0)
+                       lessons=False, max_retries=0)
 
 
 class Statuses:
@@ -162,8 +165,14 @@ def test_lessons_file_a_new_tools_name_under_its_topic(with_throwaway: None) -> 
 
 
 # --------------------------------------------------------------------------- no names left
-_CONSUMERS = ("tools/registry.py", "assistant/agent.py", "reflection/guard.py", "reflection/symbolic.py",
-              "reflection/lessons.py", "reflection/checks/places.py")
+def test_every_spec_has_one_behaviour_and_every_behaviour_a_spec() -> None:
+    """The registry binds code to the catalog by name, the one place a tool name is written
+    outside its spec: a spec without code, or code without a spec, is a tool half added."""
+    assert list(BEHAVIOURS) == SPECS.names()
+
+
+_CONSUMERS = ("assistant/agent.py", "reflection/guard.py", "reflection/symbolic.py",
+              "reflection/lessons/store.py", "reflection/checks/places.py")
 
 
 @pytest.mark.parametrize("path", _CONSUMERS)

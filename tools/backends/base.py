@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tools.calendar.events import CalendarInfo, Event
+from tools.calendar.events import CalendarError, CalendarInfo, Event
 from tools.calendar.free_time import FreeBusy, busy_intervals
 from tools.calendar.patching import EventPatch
 
@@ -31,10 +31,6 @@ __all__ = [
     "VersionConflict",
     "strip_volatile",
 ]
-
-
-class CalendarError(Exception):
-    """A backend operation failed in a way the model or the person should hear about."""
 
 
 class EventNotFound(CalendarError):

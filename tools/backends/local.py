@@ -84,7 +84,7 @@ INSTANCES_CACHE_SIZE = 2048  # (series row, window) pairs
 metadata = MetaData()
 """The local calendar's own tables (same names, columns and indexes as the files older versions
 wrote with sqlmodel, so those files open unchanged); created and upgraded by the `calendar`
-migrations (tools/migrations/versions), which keep their own frozen copy."""
+migrations (tools/store/migrations/versions), which keep their own frozen copy."""
 
 calendars_table = Table(
     "calendars", metadata,

@@ -41,6 +41,12 @@ class EventFieldError(ValueError):
         self.message = message
 
 
+class CalendarError(Exception):
+    """A backend operation failed in a way the model or the person should hear about. It lives
+    with the event model, below every backend, because reading a series (`tools.calendar.
+    occurrences`) can fail the same way; `tools.backends.base` hands it on with the interface."""
+
+
 def zone(name: str) -> ZoneInfo:
     """A ZoneInfo or a clear error: an unknown zone must never silently become UTC."""
     try:
@@ -195,6 +201,12 @@ class Event:
         return replace(self, **changes)
 
 
+def default_end(start: date | datetime, all_day: bool) -> date | datetime:
+    """The end of an event written without one: the next day for an all-day event, an hour after
+    a timed start (as the tools' schema tells the model)."""
+    return as_date(start) + timedelta(days=1) if all_day else start + timedelta(hours=1)
+
+
 def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str = "primary") -> Event:
     """Build an Event from the contract shape (sample calendars, guard cases, replay scenarios)."""
     tz_name = data.get("timezone") or default_tz
@@ -205,7 +217,7 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
     all_day = bool(data.get("all_day")) or (isinstance(start, date) and not isinstance(start, datetime))
     end_raw = data.get("end")
     if end_raw is None:
-        end: date | datetime = start + timedelta(days=1) if all_day else start + timedelta(hours=1)
+        end = default_end(start, all_day)
     else:
         end = parse_when(end_raw, tz, "end")
     if all_day:

@@ -16,8 +16,7 @@ from datetime import date, datetime, timedelta
 
 from dateutil.rrule import rrulestr
 
-from tools.backends.base import CalendarError
-from tools.calendar.events import UTC, Event, as_date, local_start_of
+from tools.calendar.events import UTC, CalendarError, Event, as_date, local_start_of
 
 __all__ = [
     "BASE32HEX_ALPHABET",

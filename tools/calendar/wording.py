@@ -13,8 +13,9 @@ from typing import Protocol, cast
 
 from tools.calendar.events import Event, as_date, zone
 
-_WEEKDAYS = {"MO": "Monday", "TU": "Tuesday", "WE": "Wednesday", "TH": "Thursday",
-             "FR": "Friday", "SA": "Saturday", "SU": "Sunday"}
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""The weekdays' names, by `date.weekday()` (Monday is 0): the one spelling every layer uses."""
+_WEEKDAYS = dict(zip(("MO", "TU", "WE", "TH", "FR", "SA", "SU"), WEEKDAYS, strict=True))  # by RRULE code
 _UNITS = {"DAILY": ("daily", "day"), "WEEKLY": ("weekly", "week"),
           "MONTHLY": ("monthly", "month"), "YEARLY": ("yearly", "year")}
 _PART_RE = re.compile(r"([A-Z]+)=([^;]*)")
@@ -86,7 +87,6 @@ def event_phrase(event: Event, person_tz: str) -> str:
 
 _ORDINAL_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", -1: "last",
                   -2: "second to last"}
-_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _ordinal(n: int) -> str:
@@ -137,7 +137,7 @@ def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = No
         if weekdays == [0, 1, 2, 3, 4] and interval == 1:
             said = "every weekday"
         elif weekdays:
-            names = _joined([_DAY_NAMES[d] for d in weekdays])
+            names = _joined([WEEKDAYS[d] for d in weekdays])
             said = (f"every {names}" if interval == 1 else f"every other {names}" if interval == 2
                     else f"every {interval} weeks on {names}")
         else:
@@ -145,7 +145,7 @@ def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = No
     elif freq == MONTHLY:
         said = "every month" if interval == 1 else "every other month" if interval == 2 else f"every {interval} months"
         if nth:
-            said += " on the " + _joined([f"{_ORDINAL_WORDS.get(n, _ordinal(n))} {_DAY_NAMES[d]}"
+            said += " on the " + _joined([f"{_ORDINAL_WORDS.get(n, _ordinal(n))} {WEEKDAYS[d]}"
                                           for d, n in nth])
         elif rule._bymonthday and (start is not None or "BYMONTHDAY=" in body.upper()):
             said += " on the " + _joined([_ordinal(d) for d in sorted(rule._bymonthday)])

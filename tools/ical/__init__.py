@@ -1,1 +1,2 @@
-"""iCalendar: one event as a VEVENT, .ics files read and written, and a file imported as one change."""
+"""iCalendar: one event as a VEVENT, and .ics files read and written (RFC 5545). No backend, no I/O
+beyond the file."""

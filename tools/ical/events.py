@@ -147,7 +147,7 @@ def rule_lines(component: icalendar.Event) -> list[str]:
 
 
 def exdates(component: icalendar.Event) -> set[str]:
-    """The occurrence stamps (`tools.occurrences.instance_stamp`) a series' EXDATEs remove."""
+    """The occurrence stamps (`tools.calendar.occurrences.instance_stamp`) a series' EXDATEs remove."""
     stamps: set[str] = set()
     for prop in as_list(component.get("EXDATE")):
         for value in prop.dts:

@@ -49,7 +49,7 @@ REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
 CONTENT_FIELDS = frozenset({"title", "start", "location", "description", "attendees", "recurrence"})
 
 IMPORTED_BY = "import_calendar_file"
-"""The journal's tool name for the writes of an iCalendar import (`tools.ical.importing`), so a
+"""The journal's tool name for the writes of an iCalendar import (`tools.ical_import`), so a
 rollback of one is summed up as "removed 6,688 imported events"."""
 
 SUMMARY_LISTED = 3

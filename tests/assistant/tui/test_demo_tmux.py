@@ -21,6 +21,8 @@ import pytest
 from assistant.scripted.demo import plan_for
 from tools.calendar.events import zone
 
+pytestmark = pytest.mark.slow  # the installed console script in a real terminal, under tmux
+
 TZ = "America/Los_Angeles"
 
 

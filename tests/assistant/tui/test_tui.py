@@ -14,36 +14,43 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Static
+from textual.screen import Screen
+from textual.widgets import Input, Markdown, Static
 
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome, when_label
-from assistant.tui.screens import (
-    ChangesScreen,
-    ConfirmScreen,
-    FindingsScreen,
-    HelpScreen,
-    SetupScreen,
-    screen_text,
-)
-from assistant.tui.widgets import (
-    AgendaPanel,
-    EventCardView,
-    OutcomeBadge,
-    TurnView,
-    UndoView,
-    UserMessage,
-    WorkingIndicator,
-)
+from assistant.tui.screens.changes import ChangesScreen
+from assistant.tui.screens.confirm import ConfirmScreen
+from assistant.tui.screens.findings import FindingsScreen
+from assistant.tui.screens.first_run import SetupScreen
+from assistant.tui.screens.help import HelpScreen
+from assistant.tui.widgets.agenda import AgendaPanel
+from assistant.tui.widgets.event_card import EventCardView
+from assistant.tui.widgets.messages import UserMessage
+from assistant.tui.widgets.outcome import OutcomeBadge
+from assistant.tui.widgets.turn import TurnView
+from assistant.tui.widgets.undo import UndoView
+from assistant.tui.widgets.working import WorkingIndicator
 from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
 MAIN, REFL = "tui-main", "tui-reflection"
+
+
+def screen_text(screen: Screen[object]) -> str:
+    """Every Static/Markdown text on a screen, joined."""
+    parts: list[str] = []
+    for widget in screen.query("Static, Markdown"):
+        if isinstance(widget, Markdown):
+            parts.append(widget.source)
+        else:
+            parts.append(str(widget.render()))
+    return "\n".join(parts)
 
 
 def _two_deletes() -> dict[str, Any]:
@@ -91,7 +98,7 @@ class Rig:
         def factory(confirm: Any) -> Any:
             return build_agent(self.settings, confirm=confirm, backend=self.backend,
                                base_url=self.server.base_url, reflection_mode="symbolic",
-                               now=lambda: NOW, lessons=False, summarize_lessons=False, max_retries=0)
+                               now=lambda: NOW, lessons=False, max_retries=0)
         return CalendarApp(self.settings, factory, animate=False, **kw)
 
     def start(self, event_id: str) -> str | None:
@@ -182,6 +189,7 @@ async def test_question_streams_token_by_token(rig: Rig) -> None:
         assert not app.query(WorkingIndicator)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT)
@@ -223,6 +231,7 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         assert not isinstance(app.screen, FindingsScreen)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_correct_change_is_verified_high(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -235,6 +244,7 @@ async def test_correct_change_is_verified_high(rig: Rig) -> None:
         assert badge.border_title == "confidence: high"
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -261,6 +271,7 @@ async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
         assert swim[0].start.day == 21
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_multi_delete_waits_for_the_person(rig: Rig) -> None:
     rig.server.add(MAIN, _two_deletes(),
@@ -317,6 +328,7 @@ async def test_network_error_is_a_notice_and_retry_works(rig: Rig) -> None:
 
 
 # ----------------------------------------------------------------------------- screens
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_help_palette_and_agenda_toggle(rig: Rig) -> None:
     app = rig.app()
@@ -339,6 +351,7 @@ async def test_help_palette_and_agenda_toggle(rig: Rig) -> None:
         assert not app.query(TurnView)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.tui.launch import chat_app
@@ -411,6 +424,7 @@ def test_local_server_needs_no_setup(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 # ----------------------------------------------------------------------------- demo
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_demo_plays_a_correct_step_a_caught_step_and_an_undo(tmp_path: Path) -> None:
     from assistant.tui.launch import demo_rig
@@ -483,7 +497,7 @@ def test_no_outcome_for_a_turn_that_touched_nothing() -> None:
 
 @pytest.mark.anyio
 async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Path) -> None:
-    from assistant.tui.widgets import NoticeMessage
+    from assistant.tui.widgets.messages import NoticeMessage
 
     home = tmp_path / "home"
     home.mkdir()
@@ -514,6 +528,7 @@ def transcript(app: CalendarApp) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_no_tool_name_event_id_or_rrule_reaches_the_transcript(rig: Rig) -> None:
     from tools.specs import all_specs
@@ -553,6 +568,7 @@ async def test_ctrl_z_with_nothing_to_undo_says_so_without_a_dialog(rig: Rig) ->
         assert any("Nothing to redo" in str(n.message) for n in app._notifications)
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_changes_list_undoes_a_chosen_change_and_redo_puts_it_back(rig: Rig) -> None:
     rig.server.add(MAIN, *WRONG_THEN_RIGHT[2:])
@@ -597,6 +613,7 @@ async def test_clear_starts_a_fresh_conversation(rig: Rig) -> None:
         assert [m["content"] for m in sent if m["role"] == "user"] == ["hello again"]
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig: Rig) -> None:
     rig.server.add(MAIN, {"content": [{"type": "text", "text": "\n\n".join(f"line {i}" for i in range(40))}]})
@@ -621,6 +638,7 @@ async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig
         assert conversation.scroll_y == conversation.max_scroll_y
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_theme_is_remembered_in_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tomllib

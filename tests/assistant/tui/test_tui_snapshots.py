@@ -9,7 +9,7 @@ functional tests in test_tui.py drive the real agent). Everything is determinist
 The corrected turn and the findings panel are also taken at 80×24 (first-class: the agenda folds
 away) and 60×20 (usable), the sizes a laptop split or a phone's SSH app gives.
 
-Update after an intended change: pytest tests/test_tui_snapshots.py --snapshot-update
+Update after an intended change: pytest tests/assistant/tui/test_tui_snapshots.py --snapshot-update
 """
 from __future__ import annotations
 
@@ -137,6 +137,7 @@ def test_corrected_turn(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_findings_panel(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Any) -> None:
         await settle(pilot)
@@ -148,6 +149,7 @@ def test_findings_panel(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.slow
 def test_setup_screen(snap_compare: Any, tmp_path: Path) -> None:
     app = make_app(Path("/home/person/.local/share/calendar-assistant"), needs_setup=True, prefill="")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
@@ -168,6 +170,7 @@ def test_main_screen_small(snap_compare: Any, tmp_path: Path, size: tuple[int, i
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=settle)
 
 
+@pytest.mark.slow
 def test_findings_panel_80x24(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

@@ -16,7 +16,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from google.auth import transport as google_auth_transport
 from google.oauth2.credentials import Credentials
 
 from tools.backends.base import CalendarError
+from tools.store.files import write_private_file
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
 GOOGLE_AUTH_URI = "https://accounts.google.com/o/oauth2/auth"
@@ -59,26 +59,13 @@ def resolve_token_uri(token_uri: str | None = None) -> str:
 
 # ---------------------------------------------------------------------- token file
 def save_credentials(credentials: Credentials, home_dir: Path | str) -> Path:
-    """Write the token atomically with mode 0600 (temp file in the same dir + os.replace).
-
-    mkstemp creates the file 0600 before any secret is written, so the token is never readable
-    by others, not even for a moment; the rename makes the new file appear all at once.
-    """
+    """Write the token atomically with mode 0600 (`tools.store.files.write_private_file`): never
+    readable by others, not even for a moment, and never half-written."""
     home = Path(home_dir)
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
     target = token_path(home)
-    fd, tmp = tempfile.mkstemp(prefix=".google-token-", suffix=".tmp", dir=home)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(credentials.to_json())  # type: ignore[no-untyped-call]  # unannotated in google-auth
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    text = credentials.to_json()  # type: ignore[no-untyped-call]  # unannotated in google-auth
+    write_private_file(target, text, prefix=".google-token-")
     return target
 
 

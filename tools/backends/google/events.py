@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import base64
 import secrets
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
-from tools.calendar.events import UTC, Event, as_date, as_status, format_when, parse_when, zone
+from tools.calendar.events import UTC, Event, as_date, as_status, default_end, format_when, parse_when, zone
 from tools.calendar.occurrences import (
     BASE32HEX_ALPHABET,
     GOOGLE_EVENT_ID_RE,
@@ -103,7 +103,7 @@ def event_from_google(resource: dict[str, Any], calendar_id: str, default_tz: st
     if start is None:  # a cancelled occurrence may come without times
         start = datetime.fromtimestamp(0, UTC)
     if end is None:
-        end = (as_date(start) + timedelta(days=1)) if all_day else start + timedelta(hours=1)
+        end = default_end(start, all_day)
     original = parse_time_field(resource.get("originalStartTime"), tz_name, "originalStartTime")
     attendees = tuple(a["email"] for a in resource.get("attendees") or [] if a.get("email"))
     return Event(

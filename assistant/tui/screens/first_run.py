@@ -1,0 +1,64 @@
+"""The first run with no key: how to get going, and a pasted key saved."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Markdown, Static
+
+SETUP_TEXT = """\
+# Set up the assistant
+
+The assistant talks to Claude, so it needs an **Anthropic API key** (or a local server).
+
+**Option 1: an API key.** Get one at https://console.anthropic.com/ and either
+
+- paste it below (it is saved to `{config}`), or
+- start the app with it in the environment: `ANTHROPIC_API_KEY=sk-ant-... calendar-assistant`
+
+**Option 2: a local Anthropic-compatible server** (for example Ollama):
+
+```
+ANTHROPIC_BASE_URL=http://localhost:11434 calendar-assistant
+```
+
+**Just looking?** `calendar-assistant demo` runs on a sample calendar with a scripted model.
+"""
+
+
+class SetupScreen(Screen[str | None]):
+    """First run with no key: how to get going instead of a traceback; may save a pasted key."""
+
+    BINDINGS = [Binding("escape", "quit_app", "Quit")]
+
+    def __init__(self, config_path: str) -> None:
+        super().__init__()
+        self.config_path = config_path
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="setup"):
+            yield Markdown(SETUP_TEXT.format(config=self.config_path))
+            yield Input(placeholder="paste your API key (sk-ant-…) and press Enter", password=True,
+                        id="api-key")
+            yield Static("", id="setup-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#api-key", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        key = event.value.strip()
+        if not key:
+            self.query_one("#setup-error", Static).update("Paste a key first (or press escape to quit).")
+            return
+        if any(ch.isspace() for ch in key) or len(key) < 8:
+            self.query_one("#setup-error", Static).update("That does not look like an API key.")
+            return
+        self.dismiss(key)
+
+    def action_quit_app(self) -> None:
+        """Leaving setup is the person's choice, not a failure: exit 0."""
+        self.app.exit(0)
