@@ -28,8 +28,8 @@ from assistant.session.attempt import GuardedAttempt, UnverifiedChange
 from assistant.settings import Settings
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome
-from assistant.tui.screens import ConfirmScreen
-from assistant.tui.widgets import OutcomeBadge
+from assistant.tui.screens.confirm import ConfirmScreen
+from assistant.tui.widgets.outcome import OutcomeBadge
 from reflection.guard import Guard
 from tools.backends.base import CalendarBackend, CalendarError, RestoreItem, RestoreResult
 from tools.backends.local import LocalBackend

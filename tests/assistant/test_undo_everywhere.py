@@ -35,7 +35,7 @@ from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, text, t
 from assistant.services import build_services
 from assistant.settings import Settings, load_settings
 from assistant.tui.app import CalendarApp
-from assistant.tui.screens import ChangesScreen
+from assistant.tui.screens.changes import ChangesScreen
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event, event_from_contract, zone
 from tools.ical.files import read_ics

@@ -18,7 +18,7 @@ from tools.backends.base import CalendarBackend
 from tools.ical.files import IcalFileError, day_span, read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.journal import Journal
-from tools.store.database import database as store
+from tools.store import database as store
 
 ICS = Path(__file__).resolve().parents[2] / "fixtures" / "ics"
 LA = ZoneInfo(PERSON_TZ)
