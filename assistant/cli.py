@@ -36,11 +36,12 @@ from assistant.commands import (
     undo,
 )
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
-from assistant.services import RECOVERY_LOG
 from assistant.settings import SettingsError
-from tools.backends.base import CalendarError
-from tools.calendar.events import EventFieldError
-from tools.store.database import StoreError
+from tools.calendar.events import CalendarError, EventFieldError
+
+RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
+"""Start-up recovery's notices (the logger `assistant.services` writes them to); named here so
+the command line starts without loading the store."""
 
 
 class Command(Protocol):
@@ -92,6 +93,9 @@ def _show_recovery_notices() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        if list(argv if argv is not None else sys.argv[1:]) == ["--version"]:
+            print(f"calendar-assistant {package_version()}")  # before any command module loads
+            return 0
         parser = build_parser()
         completion.autocomplete(parser)  # answers the shell's completion request, then exits
         args = parser.parse_args(argv)
@@ -105,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
-    except (SettingsError, EventFieldError, StoreError) as exc:
+    except (SettingsError, EventFieldError) as exc:
         print(f"calendar-assistant: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -115,8 +119,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CalendarError as exc:  # the calendar service refused or is down: named, not a traceback
         print(f"calendar-assistant: {exc}", file=sys.stderr)
         return 1
-    except Exception as exc:  # pragma: no cover - last resort for errors that declare themselves bad input
-        if getattr(exc, "is_usage_error", False):
+    except Exception as exc:
+        from tools.store.database import StoreError  # loaded by then whenever a store was opened
+
+        if isinstance(exc, StoreError):  # a corrupt or unwritable store: named, exit 2
+            print(f"calendar-assistant: {exc}", file=sys.stderr)
+            return 2
+        if getattr(exc, "is_usage_error", False):  # pragma: no cover - errors that declare themselves bad input
             print(f"calendar-assistant: {exc}", file=sys.stderr)
             return 2
         raise

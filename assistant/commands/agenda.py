@@ -11,13 +11,14 @@ import argparse
 import json
 import sys
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, fixed_now, positive_int
-from assistant.services import build_services
 from assistant.settings import load_settings
-from assistant.tui.formatting import when_label
 from tools.calendar.events import Event, plain_text, zone
-from tools.calendar.free_time import overlapping
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -33,6 +34,8 @@ def agenda_lines(events: list[Event], tz_name: str) -> list[str]:
     """One line per event: `Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St`,
     and `  ⚠ overlaps Dentist` after a timed event that overlaps another (the guard's conflict
     rule: all-day events overlap nothing)."""
+    from assistant.tui.formatting import when_label
+    from tools.calendar.free_time import overlapping
     clashes = overlapping(events)
     lines = []
     for event in events:
@@ -45,6 +48,7 @@ def agenda_lines(events: list[Event], tz_name: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.services import build_services
     settings = load_settings()
     now = fixed_now(args.now, settings.timezone) or datetime.now(zone(settings.timezone))
     services = build_services(settings)

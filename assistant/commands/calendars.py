@@ -6,10 +6,13 @@ On CalDAV these are the account's calendars, by display name and URL; the settin
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers
-from assistant.services import build_backend
 from assistant.settings import load_settings
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -18,6 +21,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.services import build_backend
     settings = load_settings()
     backend = build_backend(settings)
     # a CalDAV setting may be a display name: the backend resolves it to the calendar's URL

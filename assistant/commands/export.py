@@ -12,12 +12,14 @@ import argparse
 import sys
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, fail
-from assistant.services import build_services
 from assistant.settings import load_settings
 from tools.calendar.events import Event, zone
-from tools.ical.files import day_span, export_calendar, series_for_export
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 DEFAULT_YEARS = 5
 
@@ -40,6 +42,7 @@ def _day(text: str) -> date:
 def export_bytes(events: list[Event], masters: dict[str, Event], start: datetime,
                  end: datetime) -> bytes:
     """The file for the listed `events` (occurrences grouped under their series' `masters`)."""
+    from tools.ical.files import export_calendar, series_for_export
     by_series: dict[str, list[Event]] = {}
     singles: list[Event] = []
     for event in events:
@@ -54,6 +57,8 @@ def export_bytes(events: list[Event], masters: dict[str, Event], start: datetime
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.services import build_services
+    from tools.ical.files import day_span
     settings = load_settings()
     tz = zone(settings.timezone)
     today = datetime.now(tz).date()

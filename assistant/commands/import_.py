@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, fail
-from assistant.services import build_services
 from assistant.settings import load_settings
-from tools.ical.files import IcalFileError, read_ics
-from tools.ical_import import ImportFailed, apply_import, plan_import
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -26,6 +27,9 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.services import build_services
+    from tools.ical.files import IcalFileError, read_ics
+    from tools.ical_import import ImportFailed, apply_import, plan_import
     settings = load_settings()
     try:
         series = read_ics(args.file, settings.timezone)

@@ -9,11 +9,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, fail
-from assistant.services import open_lessons
 from assistant.settings import load_settings
-from reflection.lessons.store import Lesson, LessonStore
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    from reflection.lessons.store import Lesson, LessonStore
 
 
 def register(subparsers: Subparsers) -> None:
@@ -26,6 +28,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.services import open_lessons
     store = open_lessons(load_settings())
     acted = False
     as_json = bool(args.json)

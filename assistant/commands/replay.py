@@ -6,11 +6,13 @@ import argparse
 import json
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, existing_file, fail
-from assistant.replay import ScenarioError, load_scenario, replay_settings, run_scenario
 from assistant.settings import load_settings
-from tools.store.database import forget_engines
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -20,6 +22,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.replay import ScenarioError, load_scenario, replay_settings, run_scenario
+    from tools.store.database import forget_engines
     try:
         scenario = load_scenario(Path(args.file))
     except ScenarioError as exc:

@@ -11,12 +11,14 @@ import argparse
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.commands.usage import Subparsers, existing_file, fail
 from assistant.settings import load_settings
-from reflection.dates.resolver import parse_now, resolve
 from tools.calendar.events import zone
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -30,6 +32,7 @@ def register(subparsers: Subparsers) -> None:
 
 def resolve_batch(path: Path) -> list[dict[str, Any]]:
     """Every line's resolution, in order; the first bad line stops the batch with its number."""
+    from reflection.dates.resolver import parse_now, resolve
     outputs = []
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, 1):
@@ -57,6 +60,7 @@ def resolve_batch(path: Path) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reflection.dates.resolver import parse_now, resolve
     if args.batch:
         if args.text:
             fail("resolve: give TEXT or --batch FILE, not both")

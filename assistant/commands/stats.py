@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.commands.usage import Subparsers
-from assistant.records import TurnRecorder, summarize
-from assistant.services import state_engine
 from assistant.settings import load_settings
-from reflection.lessons.store import LessonStore
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    pass
 
 
 def register(subparsers: Subparsers) -> None:
@@ -20,6 +20,9 @@ def register(subparsers: Subparsers) -> None:
 
 def collect() -> dict[str, Any]:
     """The turn records' figures, with how often a surfaced lesson's mistake came back."""
+    from assistant.records import TurnRecorder, summarize
+    from assistant.services import state_engine
+    from reflection.lessons.store import LessonStore
     settings = load_settings()
     engine = state_engine(settings)
     figures: dict[str, Any] = summarize(TurnRecorder(engine).all())

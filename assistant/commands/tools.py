@@ -5,7 +5,6 @@ import argparse
 import json
 
 from assistant.commands.usage import Subparsers
-from tools.registry import tool_definitions
 
 
 def register(subparsers: Subparsers) -> None:
@@ -14,5 +13,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(json.dumps(tool_definitions(), indent=2))
+    from tools.specs import all_specs  # the catalog alone: no handler, no store
+
+    print(json.dumps([spec.definition() for spec in all_specs()], indent=2))
     return 0

@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from assistant.commands.usage import Subparsers, fail
-from assistant.services import build_services
 from assistant.settings import load_settings
-from tools.journal.changes import Change, Changes, rollback_words
-from tools.journal.journal import RollbackReport
+
+if TYPE_CHECKING:  # loaded where used: the command line starts without them
+    from tools.journal.changes import Change
+    from tools.journal.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
 
@@ -30,6 +32,8 @@ class UndoOutcome:
 
     @property
     def message(self) -> str:
+        from tools.journal.changes import rollback_words
+
         if self.report is None:
             return NOTHING_TO_UNDO
         return "Undone: " + "; ".join(rollback_words(self.report, self.tz_name)) + "."
@@ -69,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     """Undo the newest change that stands. More than one event is shown and asked about first
     (a whole import is one change): `--yes` skips the question, and with no terminal to ask on
     and no `--yes` nothing is undone (exit 2, one line)."""
+    from assistant.services import build_services
+    from tools.journal.changes import Changes
     settings = load_settings()
     changes = Changes(build_services(settings).journal)
     turn_id = changes.last_undoable()
