@@ -36,10 +36,13 @@ from assistant.commands import (
     undo,
 )
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
+from assistant.logfile import open_log
 from assistant.services import RECOVERY_LOG
-from assistant.settings import SettingsError
+from assistant.settings import SettingsError, home_dir
 from tools.backend import CalendarError
 from tools.events import EventFieldError
+from tools.masking import mask_secrets
+from tools.service_errors import is_database_failure, service_error
 from tools.store import StoreError
 
 
@@ -101,25 +104,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         run: Callable[[argparse.Namespace], int] = getattr(args, "run", chat.run)
         if not any(run == command.run for command in WINDOWED):
             _show_recovery_notices()
+        open_log(home_dir())  # opened on the first line written: a quiet command leaves no file
         return run(args)
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        _say(str(exc))
         return 2
     except (SettingsError, EventFieldError, StoreError) as exc:
-        print(f"calendar-assistant: {exc}", file=sys.stderr)
+        _say(f"calendar-assistant: {exc}")
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
-    except CalendarError as exc:  # the calendar service refused or is down: named, not a traceback
-        print(f"calendar-assistant: {exc}", file=sys.stderr)
+    except CalendarError as exc:  # the calendar service refused or is down: in words, not a traceback
+        _say(f"calendar-assistant: {exc}")
         return 1
-    except Exception as exc:  # pragma: no cover - last resort for errors that declare themselves bad input
+    except Exception as exc:  # last resort: errors that declare themselves bad input, a database down
         if getattr(exc, "is_usage_error", False):
-            print(f"calendar-assistant: {exc}", file=sys.stderr)
+            _say(f"calendar-assistant: {exc}")
             return 2
+        if is_database_failure(exc):
+            _say(f"calendar-assistant: {service_error('database', exc)}")
+            return 1
         raise
+
+
+def _say(line: str) -> None:
+    """One line on stderr, with every secret in it masked (`tools.masking`)."""
+    print(mask_secrets(line), file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

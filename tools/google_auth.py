@@ -29,6 +29,7 @@ from google.auth import transport as google_auth_transport
 from google.oauth2.credentials import Credentials
 
 from tools.backend import CalendarError
+from tools.service_errors import service_error
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
 GOOGLE_AUTH_URI = "https://accounts.google.com/o/oauth2/auth"
@@ -214,9 +215,9 @@ class TokenManager:
                 if self.home_dir is not None:
                     delete_token(self.home_dir)
                 raise LoginRequired() from exc
-            raise CalendarError(f"Could not refresh the Google sign-in: {exc}") from exc
+            raise service_error("google", exc, "renew the sign-in") from exc
         except google_auth_exceptions.TransportError as exc:
-            raise CalendarError(f"Could not reach the Google sign-in service: {exc}") from exc
+            raise service_error("google", exc, "renew the sign-in") from exc
         if self.home_dir is not None:
             save_credentials(self.credentials, self.home_dir)
 

@@ -22,6 +22,7 @@ from tools.ical_files import FileSeries
 from tools.journal import Journal, RollbackReport, intent_json
 from tools.occurrences import instance_id
 from tools.patching import PATCHABLE
+from tools.service_errors import person_message
 
 IMPORT_TOOL = "import_calendar_file"
 """The journal's name for the writes of an import (shown nowhere a person reads)."""
@@ -147,8 +148,9 @@ def apply_import(journal: Journal, calendar_id: str, steps: list[Step],
         except Exception as exc:
             journal.abandon(entry, exc)
             report = journal.rollback(turn_id)
-            raise ImportFailed(f"{step.words} failed ({exc}); nothing was imported"
-                               if report.complete else f"{step.words} failed ({exc}); "
+            why = person_message(exc, "import the file")
+            raise ImportFailed(f"{step.words} failed ({why}); nothing was imported"
+                               if report.complete else f"{step.words} failed ({why}); "
                                f"{report.summary()}", report) from exc
         journal.complete(entry, written)
     journal.close_turn(turn_id)

@@ -14,6 +14,7 @@ from tools.backend import CalendarError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.events import EventFieldError
 from tools.locations import GeocoderError
+from tools.service_errors import is_database_failure, service_error
 from tools.specs import ToolSpec, all_specs, is_guarded, is_write, spec_for
 
 __all__ = ["ToolRegistry", "destructive_reasons", "is_guarded", "is_write", "tool_definitions",
@@ -161,8 +162,11 @@ class ToolRegistry:
             call.result = self._unexpected(call, mark, "a date or duration is out of the range "
                                                        "a calendar can hold")
         except Exception as exc:  # noqa: BLE001 - any fault becomes a result; writes are undone
-            call.result = self._unexpected(call, mark, f"an internal error stopped this call "
-                                                       f"({type(exc).__name__}: {exc})")
+            if is_database_failure(exc):  # the store's server failed, not this call
+                call.result = self._unexpected(call, mark, str(service_error("database", exc)))
+            else:
+                call.result = self._unexpected(call, mark, f"an internal error stopped this call "
+                                                           f"({type(exc).__name__}: {exc})")
         return call.result
 
     def _unexpected(self, call: ToolCall, mark: int, problem: str) -> ToolResult:
