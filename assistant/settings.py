@@ -171,7 +171,8 @@ def _check_type(path: Path, key: str, value: Any, default: Any) -> None:
     if not ok:
         kind = "a table of strings" if isinstance(default, dict) else \
             "a whole number" if isinstance(default, int) else "a string"
-        raise SettingsError(f"{path}: {key} should be {kind}, got {value!r}")
+        got = "a value of another type" if key in SECRET_SETTINGS else repr(value)
+        raise SettingsError(f"{path}: {key} should be {kind}, got {got}")  # a secret is not shown
 
 
 

@@ -142,3 +142,27 @@ def test_mask_url_keeps_what_names_the_server() -> None:
         "https://me:***@caldav.fastmail.com/dav/calendars/user/me/"
     assert mask_url("http://localhost:5232/") == "http://localhost:5232/"
     assert mask_url("https://x.example/api?key=abc&q=1") == "https://x.example/api?key=***&q=1"
+
+
+def test_a_secret_of_the_wrong_type_is_not_shown_in_the_error(home: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    (home / "config.toml").write_text("caldav_password = 31415926535\n", encoding="utf-8")
+    assert main(["agenda"]) == 2
+    err = capsys.readouterr().err
+    assert "31415926535" not in err
+    assert err.endswith("caldav_password should be a string, got a value of another type\n")
+
+
+def test_every_error_line_of_the_command_line_is_masked(home: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever a command fails with, the line printed has the known secrets masked."""
+    import assistant.commands.agenda as agenda
+
+    def failing(_args: object) -> int:
+        load_settings()  # the settings' secrets are known from here on
+        raise CalendarError(f"the server echoed the password {CALDAV_PASSWORD} back")
+
+    monkeypatch.setenv("CALENDAR_ASSISTANT_CALDAV_PASSWORD", CALDAV_PASSWORD)
+    monkeypatch.setattr(agenda, "run", failing)
+    assert main(["agenda"]) == 1
+    assert capsys.readouterr().err == "calendar-assistant: the server echoed the password *** back\n"

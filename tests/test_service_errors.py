@@ -36,7 +36,7 @@ from tools.events import event_from_contract, zone
 from tools.google_backend import GoogleBackend
 from tools.local_backend import LocalBackend
 from tools.registry import ToolRegistry
-from tools.service_errors import ServiceFailure
+from tools.service_errors import ServiceFailure, person_message
 from tools.store import forget_engines
 
 TZ = zone(PERSON_TZ)
@@ -227,3 +227,43 @@ def test_a_database_failure_inside_a_tool_call_is_a_sentence_for_the_model(tmp_p
     assert result.text == ("Error: The calendar database cannot be reached: check that the database "
                            "server is running and that database_url is right.")
     backend.close()
+
+
+# ----------------------------------------------------------------------------- the chat, and the rest
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.tui.app import CalendarApp
+    from assistant.tui.widgets import NoticeMessage
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
+    settings = Settings(home=home, timezone=PERSON_TZ, api_key="test-key", backend="caldav",
+                        caldav_url=f"http://127.0.0.1:{closed_port()}/dav/")
+    app = CalendarApp(settings, lambda confirm: build_agent(settings, confirm=confirm), animate=False)
+    async with app.run_test(size=(120, 34)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            notices = [str(w.render()) for w in app.query(NoticeMessage)]
+            if any(n.startswith("Could not") for n in notices):
+                break
+    forget_engines()
+    assert app.agent is None
+    assert notices[-1] == f"Could not start the assistant: {DOWN}"
+    for notice in notices:
+        assert_plain(notice)
+
+
+def test_an_unexpected_error_is_named_by_kind_with_its_details_in_the_log(tmp_path: Path) -> None:
+    open_log(tmp_path)
+    try:
+        {}["missing"]
+    except KeyError as exc:
+        said = person_message(exc, "list the agenda")
+    assert said == "Something went wrong inside the assistant (KeyError); the details are in the log file."
+    log = (tmp_path / LOG_NAME).read_text(encoding="utf-8")
+    assert "while trying to list the agenda" in log and "KeyError: 'missing'" in log and "Traceback" in log
