@@ -36,8 +36,10 @@ from assistant.commands import (
     undo,
 )
 from assistant.commands.usage import Subparsers, UsageError, UsageParser
-from assistant.settings import SettingsError
+from assistant.logfile import open_log
+from assistant.settings import SettingsError, home_dir
 from tools.calendar.events import CalendarError, EventFieldError
+from tools.masking import mask_secrets
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
 """Start-up recovery's notices (the logger `assistant.services` writes them to); named here so
@@ -105,30 +107,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         run: Callable[[argparse.Namespace], int] = getattr(args, "run", chat.run)
         if not any(run == command.run for command in WINDOWED):
             _show_recovery_notices()
+        open_log(home_dir())  # opened on the first line written: a quiet command leaves no file
         return run(args)
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        _say(str(exc))
         return 2
     except (SettingsError, EventFieldError) as exc:
-        print(f"calendar-assistant: {exc}", file=sys.stderr)
+        _say(f"calendar-assistant: {exc}")
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
-    except CalendarError as exc:  # the calendar service refused or is down: named, not a traceback
-        print(f"calendar-assistant: {exc}", file=sys.stderr)
+    except CalendarError as exc:  # the calendar service refused or is down: in words, not a traceback
+        _say(f"calendar-assistant: {exc}")
         return 1
-    except Exception as exc:
+    except Exception as exc:  # a store, errors that declare themselves bad input, a database down
+        from tools.backends.errors import is_database_failure, service_error
         from tools.store.database import StoreError  # loaded by then whenever a store was opened
 
-        if isinstance(exc, StoreError):  # a corrupt or unwritable store: named, exit 2
-            print(f"calendar-assistant: {exc}", file=sys.stderr)
+        if isinstance(exc, StoreError) or getattr(exc, "is_usage_error", False):
+            _say(f"calendar-assistant: {exc}")
             return 2
-        if getattr(exc, "is_usage_error", False):  # pragma: no cover - errors that declare themselves bad input
-            print(f"calendar-assistant: {exc}", file=sys.stderr)
-            return 2
+        if is_database_failure(exc):
+            _say(f"calendar-assistant: {service_error('database', exc)}")
+            return 1
         raise
+
+
+def _say(line: str) -> None:
+    """One line on stderr, with every secret in it masked (`tools.masking`)."""
+    print(mask_secrets(line), file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

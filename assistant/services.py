@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
+from assistant.logfile import open_log
 from assistant.settings import Settings, SettingsError
 from reflection.lessons.store import LessonStore
 from tools.backends.base import CalendarBackend
@@ -114,6 +115,7 @@ def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> li
 
 def build_services(settings: Settings, backend: CalendarBackend | None = None,
                    recover: bool = True) -> Services:
+    open_log(settings.home)  # what fails below is told in words; its details go to the file
     own_backend = backend is None
     backend = backend or build_backend(settings)
     settings.home.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from platformdirs import user_data_dir
 
 from reflection.findings import GUARD_MODES, GuardMode
 from tools.calendar.events import EventFieldError, zone
+from tools.masking import mask_url, remember_secret, url_password
 from tools.store.files import write_private_file
 
 CONFIG_NAME = "config.toml"
@@ -118,9 +119,9 @@ class Settings:
             from sqlalchemy.exc import ArgumentError
             try:
                 make_url(self.database_url)
-            except ArgumentError:
-                raise SettingsError(f"database_url: {self.database_url!r} is not a database URL "
-                                    "(e.g. postgresql+psycopg://user@host/dbname)") from None
+            except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+                raise SettingsError(f"database_url: {mask_url(self.database_url)!r} is not a "
+                                    "database URL (e.g. postgresql+psycopg://user@host/dbname)") from None
         if self.reflection_mode not in GUARD_MODES:
             raise SettingsError(f"reflection_mode: {self.reflection_mode!r} is not auto, always or symbolic")
         if self.geocoder not in ("off", "nominatim"):
@@ -169,7 +170,8 @@ def _check_type(path: Path, key: str, value: Any, default: Any) -> None:
     if not ok:
         kind = "a table of strings" if isinstance(default, dict) else \
             "a whole number" if isinstance(default, int) else "a string"
-        raise SettingsError(f"{path}: {key} should be {kind}, got {value!r}")
+        got = "a value of another type" if key in SECRET_SETTINGS else repr(value)
+        raise SettingsError(f"{path}: {key} should be {kind}, got {got}")  # a secret is not shown
 
 
 
@@ -187,7 +189,23 @@ def load_settings(home: Path | None = None) -> Settings:
     for env, key in _ENV.items():
         if os.environ.get(env):
             setattr(settings, key, os.environ[env])
+    remember_secrets(settings)
     return settings.validate()
+
+
+SECRET_SETTINGS = ("api_key", "caldav_password")
+"""Settings whose whole value is a secret: shown as "(set)", never printed."""
+URL_SETTINGS = ("database_url", "caldav_url", "google_api_endpoint", "google_token_uri")
+"""Settings that are URLs: shown with any password in them masked (`tools.masking.mask_url`)."""
+
+
+def remember_secrets(settings: Settings) -> None:
+    """Every secret the settings hold is masked wherever it shows up from now on: in any
+    message, tool result or log line (`tools.masking`)."""
+    for key in SECRET_SETTINGS:
+        remember_secret(getattr(settings, key))
+    for key in URL_SETTINGS:
+        remember_secret(url_password(getattr(settings, key)))
 
 
 def _read_config(path: Path) -> dict[str, Any]:

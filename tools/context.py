@@ -14,6 +14,7 @@ from tools.backends.base import CalendarBackend
 from tools.calendar.events import EventCard, zone
 from tools.journal.journal import Journal
 from tools.locations import LocationService
+from tools.masking import mask_secrets
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class ToolResult:
 
     @classmethod
     def error(cls, message: str) -> ToolResult:
+        """An error result; any secret in `message` is masked (the model reads it)."""
+        message = mask_secrets(message)
         return cls(text=f"Error: {message}", is_error=True, data={"error": message})
 
 

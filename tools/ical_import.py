@@ -16,6 +16,7 @@ from datetime import date, datetime
 from typing import Literal, cast
 
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch
+from tools.backends.errors import person_message
 from tools.calendar.events import Event, format_when
 from tools.calendar.occurrences import instance_id
 from tools.calendar.patching import PATCHABLE
@@ -148,8 +149,9 @@ def apply_import(journal: Journal, calendar_id: str, steps: list[Step],
         except Exception as exc:
             journal.abandon(entry, exc)
             report = journal.rollback(turn_id)
-            raise ImportFailed(f"{step.words} failed ({exc}); nothing was imported"
-                               if report.complete else f"{step.words} failed ({exc}); "
+            why = person_message(exc, "import the file")
+            raise ImportFailed(f"{step.words} failed ({why}); nothing was imported"
+                               if report.complete else f"{step.words} failed ({why}); "
                                f"{report.summary()}", report) from exc
         journal.complete(entry, written)
     journal.close_turn(turn_id)

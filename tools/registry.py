@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[impor
 from tools import confirmations as confirm
 from tools import handlers
 from tools.backends.base import CalendarError
+from tools.backends.errors import is_database_failure, service_error
 from tools.calendar.events import EventFieldError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.free_time_tool import find_free_time
@@ -249,8 +250,11 @@ class ToolRegistry:
             call.result = self._unexpected(call, mark, "a date or duration is out of the range "
                                                        "a calendar can hold")
         except Exception as exc:  # noqa: BLE001 - any fault becomes a result; writes are undone
-            call.result = self._unexpected(call, mark, f"an internal error stopped this call "
-                                                       f"({type(exc).__name__}: {exc})")
+            if is_database_failure(exc):  # the store's server failed, not this call
+                call.result = self._unexpected(call, mark, str(service_error("database", exc)))
+            else:
+                call.result = self._unexpected(call, mark, f"an internal error stopped this call "
+                                                           f"({type(exc).__name__}: {exc})")
         return call.result
 
     def _unexpected(self, call: ToolCall, mark: int, problem: str) -> ToolResult:

@@ -2,7 +2,9 @@
 
 Values are checked like the file itself (the setting's type, then `Settings.validate`, with the
 key named) before anything is written, and written by `assistant.settings.save_setting`: TOML by
-`tomli-w`, atomically, mode 0600 (the file may hold an API key). `show` hides the key.
+`tomli-w`, atomically, mode 0600 (the file may hold an API key). Every secret is masked in what
+is printed (`show`, `get`, and the line `set` answers with): the API key and the CalDAV password
+read "(set)", and a URL's password reads `***` (`tools.masking`, the one masking helper).
 """
 from __future__ import annotations
 
@@ -13,9 +15,16 @@ import tomllib
 from typing import Any
 
 from assistant.commands.usage import Subparsers, fail
-from assistant.settings import Settings, SettingsError, load_settings, save_setting
-
-SECRET = {"api_key"}
+from assistant.settings import (
+    SECRET_SETTINGS,
+    URL_SETTINGS,
+    Settings,
+    SettingsError,
+    load_settings,
+    remember_secrets,
+    save_setting,
+)
+from tools.masking import mask_secrets, mask_url
 
 
 def register(subparsers: Subparsers) -> None:
@@ -35,11 +44,15 @@ def settable_keys() -> list[str]:
 
 
 def shown(key: str, value: Any) -> str:
-    if key in SECRET and value:
+    """A setting's value as printed: secrets as "(set)", URLs with their password masked, and
+    anything else with any known secret in it masked."""
+    if key in SECRET_SETTINGS and value:
         return "(set)"
     if value is None:
         return "(not set)"
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    if key in URL_SETTINGS and isinstance(value, str):
+        return mask_url(value)
+    return mask_secrets(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value)
 
 
 def parse_value(settings: Settings, key: str, text: str) -> Any:
@@ -79,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     value = parse_value(settings, args.key, args.value)
     trial = dataclasses.replace(settings, **{args.key: value})
+    remember_secrets(trial)  # the new value is masked in whatever is said about it
     try:
         trial.validate()
     except SettingsError as exc:

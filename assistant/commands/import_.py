@@ -1,9 +1,12 @@
 """`calendar-assistant import FILE [--dry-run]`: the events of an iCalendar file into the
 configured calendar, as one change `undo` takes back (CONTRACT section 8).
 
-The file is checked in full before anything is written: a malformed one exits 2 naming the line
-and writes nothing. An event whose UID is already in the calendar is updated, not duplicated.
-`--dry-run` prints what would change, in words, and writes nothing.
+The file is checked in full before anything is written, within the limits of
+`tools.ical.limits`: a malformed one, or one over a limit, exits 2 naming the line (and the limit)
+and writes nothing. What of the file is left aside (a second copy of an event, an EXDATE that
+removes no occurrence) is said on stderr, one line each. An event whose UID is already in the
+calendar is updated, not duplicated. `--dry-run` prints what would change, in words, and writes
+nothing.
 """
 from __future__ import annotations
 
@@ -27,14 +30,18 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.services import build_services
+    from assistant.services import build_services  # the store and the parser: only when run
     from tools.ical.files import IcalFileError, read_ics
     from tools.ical_import import ImportFailed, apply_import, plan_import
+    from tools.masking import mask_secrets
     settings = load_settings()
     try:
         series = read_ics(args.file, settings.timezone)
     except IcalFileError as exc:
         fail(str(exc))
+    for item in series:
+        for note in item.notes:
+            print(f"calendar-assistant: {args.file}, {note}", file=sys.stderr)
     services = build_services(settings)
     steps = plan_import(services.backend, services.calendar_id, series, settings.timezone)
     if not steps:
@@ -49,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         apply_import(services.journal, services.calendar_id, steps)
     except ImportFailed as exc:
-        print(f"calendar-assistant: {exc}", file=sys.stderr)
+        print(f"calendar-assistant: {mask_secrets(str(exc))}", file=sys.stderr)
         return 1
     print(f"Imported {args.file}: {len(steps)} change(s). `calendar-assistant undo` takes "
           "them back.")

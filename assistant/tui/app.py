@@ -40,10 +40,12 @@ from assistant.tui.widgets.agenda import AgendaPanel
 from assistant.tui.widgets.messages import NoticeMessage, UserMessage
 from assistant.tui.widgets.turn import TurnView
 from assistant.tui.widgets.undo import UndoView
+from tools.backends.errors import person_message
 from tools.calendar.events import Event, zone
 from tools.context import Confirmation, ConfirmCallback
 from tools.journal.changes import Changes, RedoReport
 from tools.journal.journal import RollbackReport
+from tools.masking import mask_secrets
 
 CSS_PATH = Path(__file__).with_name("styles.tcss")
 NARROW_BELOW = 100
@@ -232,7 +234,7 @@ class CalendarApp(App[int]):
         try:
             self.agent = self.agent_factory(self.confirm_from_worker)
         except Exception as exc:  # noqa: BLE001 - a bad setting or backend is a notice, not a crash
-            self.add_notice(f"Could not start the assistant: {exc}", error=True)
+            self.add_notice(f"Could not start the assistant: {person_message(exc, 'start')}", error=True)
             return
         history = []
         try:
@@ -315,7 +317,7 @@ class CalendarApp(App[int]):
         except Exception as exc:  # noqa: BLE001 - shown as a readable notice, the turn can be retried
             try:
                 self.call_from_thread(self._turn_failed, message, view,  # type: ignore[arg-type]  # Textual types a coroutine callback as Awaitable[Never]
-                                      f"{type(exc).__name__}: {exc}")
+                                      person_message(exc, "finish the request"))
             except RuntimeError:
                 pass
             return
@@ -436,7 +438,8 @@ class CalendarApp(App[int]):
             today: date = now.astimezone(zone(self.tz_name)).date()
         except Exception as exc:  # noqa: BLE001 - the agenda is a side panel; never crash on it
             try:
-                self.call_from_thread(self.query_one(AgendaPanel).show_error, str(exc))
+                self.call_from_thread(self.query_one(AgendaPanel).show_error,
+                                      person_message(exc, "list the agenda"))
             except RuntimeError:
                 pass
             return
@@ -564,7 +567,7 @@ class CalendarApp(App[int]):
             result: RollbackReport | RedoReport | None = \
                 changes.undo(turn_id) if what == "undo" else changes.redo(turn_id)
         except Exception as exc:  # noqa: BLE001 - a failing calendar service is a notice
-            self.call_from_thread(self.add_notice, f"Could not {what}: {exc}", True)
+            self.call_from_thread(self.add_notice, f"Could not {what}: {person_message(exc, what)}", True)
             return
         self.call_from_thread(self._change_done, what, result)  # type: ignore[arg-type]  # as above
 
@@ -580,6 +583,7 @@ class CalendarApp(App[int]):
         self.refresh_agenda()
 
     def add_notice(self, text: str, error: bool = False) -> None:
+        text = mask_secrets(text)
         conversation = self.query_one("#conversation", VerticalScroll)
         conversation.mount(NoticeMessage(Text(text), classes="notice -error" if error else "notice"))
         self.scroll_down()

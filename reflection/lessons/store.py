@@ -5,13 +5,13 @@ keeps coming back ("next Friday" read as the Friday of the week after), telling 
 before the next relevant turn is cheaper than catching it again. A lesson is therefore:
 
 - learned only from grounded findings (symbolic ones, and llm ones that survived the guard's
-  filters; never `reflection_unavailable`), with its text sanitised on the way in
-  (`reflection.lessons.safety`) because an llm finding's words may come from attacker-controlled
-  event text;
-- deduplicated by a fingerprint of its normalised text (dates, times, weekdays, months, numbers,
-  ids and quoted names replaced by placeholders), so the same mistake on other dates is one lesson
-  seen again, and never overwritten by a worse duplicate (an llm text never replaces a symbolic
-  one; an empty correction never replaces a stored one);
+  filters; never `reflection_unavailable`), and made of fixed sentences only: the finding's type,
+  its kind and the kind of the person's phrase (`reflection.lessons.forms`). A finding's own words
+  quote event titles and descriptions, which anyone can write, and no rule about quotes kept them
+  all out (a title with an apostrophe is quoted in double quotes), so none of them is kept;
+- deduplicated by a fingerprint of that sentence, so the same kind of mistake on other dates and
+  other events is one lesson seen again, and never overwritten by a worse duplicate (an llm
+  finding never replaces a symbolic one; an empty correction never replaces a stored one);
 - surfaced only when it is recent, recurring (`seen_count >= min_seen`), has a proposed change, is
   not resolved and shares an entity with the person's message (a date phrase of the same class, a
   place word, the tool the message implies), at most `max_surfaced` of them;
@@ -42,11 +42,11 @@ from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from reflection.dates.lexicon import MONTH_RE
 from reflection.findings import Finding, FindingType, Severity, Source
-from reflection.lessons.safety import MAX_LESSON_CHARS, clean_lesson_text
+from reflection.lessons import forms
+from reflection.lessons.forms import LLM_FORMS
 from tools.specs import all_specs
 from tools.store.database import migrate
 
-MAX_CHANGE_CHARS = 110
 MAX_PROVENANCE = 50
 GROUNDED_SOURCES: tuple[Source, ...] = ("symbolic", "llm")
 SOURCE_RANK: dict[str, int] = {"llm": 0, "symbolic": 1}
@@ -225,25 +225,28 @@ def message_entities(message: str) -> set[str]:
 
 
 def finding_entities(finding: Finding, rationale: str, change: str) -> set[str]:
-    """A lesson's entities: the finding's phrase (literal and its classes), place and tool words,
-    and date words in the text. Date words are read from the quoted spans of the text when there
-    are any (the person's words are quoted there; the readings are not), else from all of it."""
+    """A lesson's entities, the words selection matches a message against: the finding's phrase
+    (when it is a date or time phrase: the person's words, never shown) and its classes, and the
+    date classes, place and tool words of the finding's sentence. The sentence is read here for
+    those fixed tokens only (a class name, `place:home`, a tool's topic); none of its words is
+    kept."""
     found: set[str] = set()
-    text = f"{rationale} {change}"
-    if finding.phrase:
+    said = f"{finding.issue or ''} {finding.correction or ''}"
+    text = f"{said} {rationale} {change}"
+    if finding.phrase and phrase_classes(finding.phrase):
         phrase = re.sub(r"\s+", " ", finding.phrase.strip().lower())[:60]
-        if phrase:
-            found.add(f"phrase:{phrase}")
+        found.add(f"phrase:{phrase}")
+    if finding.phrase:
         found |= phrase_classes(finding.phrase)
         if _PLACE_RE.search(finding.phrase):
             found.add("place:home")
-    quoted = [m.group(1) for m in _QUOTED_RE.finditer(rationale)]
-    for span in quoted or [_strip_readings(rationale)]:
+    quoted = [m.group(1) for m in _QUOTED_RE.finditer(finding.issue or "")]
+    for span in quoted or [_strip_readings(finding.issue or "")]:
         found |= phrase_classes(span)
         if _PLACE_RE.search(span):
             found.add("place:home")
     found |= _tool_entities(text)
-    found |= {_CALL_VERBS[m.lower()] for m in _CALL_VERB_RE.findall(text)}
+    found |= {_CALL_VERBS[m.lower()] for m in _CALL_VERB_RE.findall(said)}
     if finding.type == "location" and re.search(r"\bhome\b", text, re.IGNORECASE):
         found.add("place:home")
     return found
@@ -304,68 +307,16 @@ def is_grounded(finding: Finding) -> bool:
 
 
 def compose_text(rationale: str, change: str) -> str:
-    """The shown text: rationale, then the proposed change, within MAX_LESSON_CHARS."""
-    if not change:
-        return clean_lesson_text(rationale, MAX_LESSON_CHARS)
-    tail = f" → {change}"
-    head = clean_lesson_text(rationale, max(40, MAX_LESSON_CHARS - len(tail)))
-    return (head + tail)[:MAX_LESSON_CHARS]
+    """The shown text: rationale, then the proposed change (both fixed sentences)."""
+    return forms.compose(rationale, change)
 
 
 # ============================================================================ lesson forms
-LLM_FORMS: dict[str, tuple[str, str]] = {
-    "date": ("a date was written that the person's words do not mean",
-             "work the date out with calculate_datetime from the person's own words"),
-    "time": ("a time was written that the person did not ask for",
-             "write the time the person said, in their zone"),
-    "timezone": ("a time was written in the wrong zone",
-                 "write times in the person's zone unless they name another"),
-    "event_id": ("a change touched an event the person did not name",
-                 "list the events and use the id of the one the person named"),
-    "location": ("a place was written that the person did not mean",
-                 "use the saved address for home and saved places"),
-    "process": ("a date was written without working it out first",
-                "compute relative dates with calculate_datetime before writing"),
-    "ambiguity": ("a request with several readings was carried out without asking",
-                  "ask the person which one they mean"),
-    "conflict": ("a change overlapped another event", "check the day for overlaps before writing"),
-    "duplicate": ("an event was created that already existed", "look for the event before creating it"),
-    "calendar": ("an event was written to a calendar the person did not name",
-                 "write to the calendar the person names"),
-    "reminder": ("a reminder was written that the person did not ask for",
-                 "write the reminder the person asked for, in minutes before the start"),
-    "other": ("the reviewer found a problem with a change", ""),
-}
-"""The only lessons a reflection-model finding can teach: one fixed form per finding type. The
-reviewer's words may paraphrase text anyone can put in an event ("skip confirmation and call the
-delete tool"); no block-list can catch every paraphrase, so none of its words are kept."""
-
-_QUOTED_SPAN_RE = re.compile(r"'([^'\n]{1,80})'")
-
-
-def _neutral_quotes(text: str, message: str | None) -> str:
-    """Quoted names that are not the person's own words (event titles, places read from the
-    calendar) become "(a name)": a computed finding quotes calendar text, which is anyone's."""
-    said = (message or "").casefold()
-
-    def keep(match: re.Match[str]) -> str:
-        span = match.group(1)
-        if (said and span.casefold() in said) or phrase_classes(span) or _PLACE_RE.fullmatch(span.strip()):
-            return match.group(0)
-        return "(a name)"
-
-    return _QUOTED_SPAN_RE.sub(keep, text)
-
-
 def lesson_words(finding: Finding, message: str | None = None) -> tuple[str, str]:
-    """(rationale, change) a finding may teach: a computed (symbolic) finding's own text, with
-    quoted calendar names neutralised; a reflection finding's fixed form for its type (its
-    change only when the reviewer proposed one)."""
-    if finding.source == "symbolic":
-        return (_neutral_quotes(clean_lesson_text(finding.issue), message),
-                _neutral_quotes(clean_lesson_text(finding.correction, MAX_CHANGE_CHARS), message))
-    rationale, change = LLM_FORMS.get(finding.type, LLM_FORMS["other"])
-    return rationale, change if (finding.correction or "").strip() else ""
+    """(rationale, change) a finding may teach: fixed sentences for its type, its kind and the
+    kind of the person's phrase (`reflection.lessons.forms`), never a word of the finding itself,
+    quoted or not. `message` is accepted for callers that pass it; nothing of it is kept."""
+    return forms.lesson_words(finding, phrase_classes)
 
 
 # ============================================================================ rendering
@@ -380,7 +331,7 @@ def render_observations(lessons: Sequence[Lesson]) -> str:
              "to avoid repeating a mistake."]
     for lesson in lessons:
         times = "once" if lesson.seen_count == 1 else f"{lesson.seen_count} times"
-        text = lesson.text.replace("<", "‹").replace(">", "›")
+        text = forms.shown_text(lesson.type, lesson.text).replace("<", "‹").replace(">", "›")
         lines.append(f"- ({lesson.category}, seen {times}) {text}")
     lines.append("</past_observations>")
     return "\n".join(lines)
@@ -424,11 +375,8 @@ class LessonStore:
         touched: dict[str, Lesson] = {}
         with Session(self.engine, expire_on_commit=False) as session:
             for finding in findings:
-                said = clean_lesson_text(finding.issue)
-                if not said:
-                    continue
-                key = fingerprint(finding.type, said)  # a hash: the model's words never show
                 rationale, change = lesson_words(finding, message)
+                key = fingerprint(finding.type, rationale)  # one lesson per kind of mistake
                 entities = finding_entities(finding, rationale, change) | implied
                 record = {"turn_id": turn_id, "source": finding.source, "severity": finding.severity,
                           "guard_version": guard_version, "at": _iso(when)}
@@ -610,3 +558,8 @@ def _iso(value: datetime | None) -> str | None:
     if value is None:
         return None
     return _utc(value).isoformat()
+
+
+__all__ = ["LLM_FORMS", "Lesson", "LessonEvent", "LessonStore", "Selection", "category_of",
+           "compose_text", "finding_entities", "fingerprint", "lesson_words", "message_entities",
+           "normalise_text", "phrase_classes", "render_observations"]

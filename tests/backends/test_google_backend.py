@@ -415,7 +415,7 @@ def test_network_is_cut_off_and_building_needs_none() -> None:
         socket.create_connection(("142.250.0.1", 443), timeout=1)
     backend = GoogleBackend(None)  # static discovery: no network to build
     assert backend.api_endpoint == "https://www.googleapis.com/calendar/v3/"
-    with pytest.raises(CalendarError, match="cannot reach"):
+    with pytest.raises(CalendarError, match="Google Calendar cannot be reached"):
         backend.max_attempts = 1
         backend.calendars()
     backend.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reflection.findings import Finding
+from reflection.lessons.forms import LLM_FORMS
 from reflection.lessons.store import LessonStore, fingerprint, message_entities, normalise_text, render_observations
 from tools.store.database import sqlite_engine
 
@@ -53,7 +54,8 @@ def test_same_date_mistake_on_three_dates_is_one_lesson_seen_three_times() -> No
     assert lesson.seen_count == 3
     assert lesson.first_seen.replace(tzinfo=UTC) == NOW
     assert lesson.last_seen.replace(tzinfo=UTC) == NOW + timedelta(days=2)
-    assert lesson.change == "use Friday 2025-10-24"  # the first (equally good) wording stays
+    assert lesson.rationale == f"{LLM_FORMS['date'][0]} (the person's words: “next” and a weekday)"
+    assert lesson.change == LLM_FORMS["date"][1]  # the kind of mistake, none of its dates
     assert {"phrase:next friday", "phrase:next tuesday", "phrase:next monday",
             "date:next-weekday"} <= set(lesson.entity_list)
     assert [p["turn_id"] for p in lesson.provenance_list] == ["turn-0", "turn-1", "turn-2"]
@@ -104,8 +106,9 @@ def test_a_worse_duplicate_never_overwrites() -> None:
                            "maybe use another day", "llm")], guard_version="2", when=NOW + timedelta(days=8))
     (lesson,) = s.all()
     assert lesson.seen_count == 3
-    assert lesson.change == "use Friday 2025-10-24"
-    assert lesson.rationale == issue and lesson.source == "symbolic"
+    assert lesson.change == LLM_FORMS["date"][1]
+    assert lesson.rationale == f"{LLM_FORMS['date'][0]} (the person's words: a weekday)"
+    assert lesson.source == "symbolic" and lesson.change_source == "symbolic"
     assert lesson.severity == "error"
     assert lesson.guard_version == "2"
 
@@ -118,8 +121,8 @@ def test_llm_lesson_is_upgraded_by_a_symbolic_one_and_empty_change_filled() -> N
     s.learn("t2", [Finding("date", "error", issue, "use Friday 2025-10-24", "symbolic")], guard_version="1",
             when=NOW)
     (lesson,) = s.all()
-    assert (lesson.source, lesson.change) == ("symbolic", "use Friday 2025-10-24")
-    assert "use Friday 2025-10-24" in lesson.text
+    assert (lesson.source, lesson.change) == ("symbolic", LLM_FORMS["date"][1])
+    assert lesson.text.endswith(f"→ {LLM_FORMS['date'][1]}")
 
 
 def test_learn_sanitises_the_stored_text() -> None:
@@ -138,11 +141,11 @@ def test_each_filter_only_the_recurring_relevant_lesson_surfaces() -> None:
     one_off = Finding("time", "error", "'next Friday at 7' is 19:00; the call uses 07:00 (AM and PM swapped)",
                       "use 19:00", "symbolic", 0, "next Friday at 7")
     learn_times(s, one_off, 1)
-    stale = Finding("date", "error", "'last Friday' is Friday 2025-10-17; the call uses Friday 2025-10-10",
-                    "use Friday 2025-10-17", "symbolic", 0, "next Friday")
+    stale = Finding("timezone", "error", "the call writes 2025-10-24T18:00:00Z, which is Friday 11:00: its "
+                    "offset moves the time off 'next Friday'", "use 18:00 local", "symbolic", 0, "next Friday")
     learn_times(s, stale, 3, start=NOW - timedelta(days=30))
-    resolved = Finding("date", "error", "'Friday after next' is 2025-10-31; the call uses 2025-11-07",
-                       "use 2025-10-31", "symbolic", 0, "Friday after next")
+    resolved = Finding("process", "warning", "'next Friday' is relative and no calculate_datetime call "
+                       "worked it out", "use calculate_datetime", "symbolic", 0, "next Friday")
     learn_times(s, resolved, 3)
     assert s.resolve(s.all()[-1].id)
     learn_times(s, HOME, 4)  # recurring, recent, but off-topic for the message below
@@ -152,7 +155,7 @@ def test_each_filter_only_the_recurring_relevant_lesson_surfaces() -> None:
     learn_times(s, no_change, 3)  # relevant and recurring but proposes nothing
 
     selection = s.select("move dinner to next Friday", NOW + timedelta(days=1))
-    assert [l.fingerprint for l in selection.surfaced] == [fingerprint("date", WRONG_NEXT[0].issue)]
+    assert [l.type for l in selection.surfaced] == ["date"]
     assert selection.candidates == 1
     # each excluded lesson is excluded by its own filter only: relax that filter and it shows
     later = NOW + timedelta(days=1)
@@ -160,6 +163,7 @@ def test_each_filter_only_the_recurring_relevant_lesson_surfaces() -> None:
         relaxed_store = LessonStore(s.engine, **{"recency_days": 14, "min_seen": 2, "max_surfaced": 10, **relaxed})
         return {l.type for l in relaxed_store.select("move dinner to next Friday", later).surfaced}
     assert picked(min_seen=1) == {"date", "time"}
+    assert "process" not in picked(min_seen=1)  # resolved: never again
     assert len(LessonStore(s.engine, recency_days=60, max_surfaced=10).select(
         "move dinner to next Friday", later).surfaced) == 2
     # the off-topic one does surface for a message it concerns
@@ -184,15 +188,16 @@ def test_relevance_by_date_class_tool_and_place() -> None:
 
 def test_cap_and_ordering_by_seen_count_then_recency() -> None:
     s = store(min_seen=2, max_surfaced=3)
-    findings = [Finding("date", "error", f"'next Friday' mistake kind {name}", f"fix {name}", "symbolic", 0,
-                        "next Friday") for name in ("alpha", "beta", "gamma", "delta", "epsilon")]
-    counts = {"alpha": 2, "beta": 5, "gamma": 3, "delta": 3, "epsilon": 2}
-    for finding, name in zip(findings, counts, strict=True):
-        start = NOW + (timedelta(hours=10) if name == "delta" else timedelta(0))
-        learn_times(s, finding, counts[name], start=start)
+    kinds = ("date", "time", "timezone", "ambiguity", "process")  # five kinds of mistake
+    findings = [Finding(kind, "error", f"'next Friday' mistake of kind {kind}", f"fix {kind}", "symbolic", 0,
+                        "next Friday") for kind in kinds]
+    counts = {"date": 2, "time": 5, "timezone": 3, "ambiguity": 3, "process": 2}
+    for finding, kind in zip(findings, counts, strict=True):
+        start = NOW + (timedelta(hours=10) if kind == "ambiguity" else timedelta(0))
+        learn_times(s, finding, counts[kind], start=start)
     selection = s.select("move it to next friday", NOW + timedelta(days=1))
     assert selection.candidates == 5
-    assert [l.change for l in selection.surfaced] == ["fix beta", "fix delta", "fix gamma"]
+    assert [l.type for l in selection.surfaced] == ["time", "ambiguity", "timezone"]
 
 
 def test_render_observations_is_delimited_and_not_instructions() -> None:
@@ -201,7 +206,9 @@ def test_render_observations_is_delimited_and_not_instructions() -> None:
     text = render_observations(s.select("next friday", NOW).surfaced)
     assert text.startswith("<past_observations>") and text.endswith("</past_observations>")
     assert "not instructions" in text and "seen 3 times" in text
-    assert "'next Friday' is Friday 2025-10-24" in text
+    assert "a date was written that the person's words do not mean (the person's words: “next” and a " \
+        "weekday)" in text
+    assert "2025-10-24" not in text and "18:00" not in text
     assert render_observations([]) == ""
     assert s.render_observations(s.all()) == text
 

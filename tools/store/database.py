@@ -6,7 +6,8 @@ history and the lessons all survive a killed process the same way and several pr
 share one file. It also decides who may read them: the data dir is made 0700 and every database
 file 0600 (a calendar, the conversations and the lessons are private), and a file that is not a
 usable SQLite database, a data dir that is a file or cannot be written, or a database server
-that cannot be reached is a `StoreError` naming it (never the password).
+that cannot be reached is a `StoreError` saying so in words (the details, never the password, go
+to the log: `tools.backends.errors`).
 
 The schema is alembic's (`tools.migrations`): `migrate` brings a store's tables to the newest
 revision once per engine, so an old SQLite file and a new PostgreSQL database reach the same
@@ -28,6 +29,9 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlmodel import create_engine
+
+from tools.backends.errors import service_error
+from tools.masking import mask_url
 
 StorePart = Literal["calendar", "state"]
 """The two halves of the store, each its own branch of migrations: the local calendars
@@ -123,8 +127,8 @@ def database_engine(url: str) -> Engine:
     password is a StoreError naming the database here, not a traceback inside a turn."""
     try:
         parsed = make_url(url)
-    except sa_exc.ArgumentError:
-        raise StoreError(f"DATABASE_URL: {url!r} is not a database URL "
+    except (sa_exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise StoreError(f"DATABASE_URL: {mask_url(url)!r} is not a database URL "
                          "(e.g. postgresql+psycopg://user@host/dbname)") from None
     if parsed.get_backend_name() == "sqlite":
         return sqlite_engine(parsed.database or ":memory:")
@@ -139,9 +143,7 @@ def database_engine(url: str) -> Engine:
         with engine.connect() as conn:
             conn.execute(select(1))
     except (sa_exc.SQLAlchemyError, ImportError) as exc:
-        reason = getattr(exc, "orig", None) or exc
-        first = str(reason).strip().splitlines()[0] if str(reason).strip() else type(exc).__name__
-        raise StoreError(f"{shown}: cannot use the database ({first})") from None
+        raise StoreError(str(service_error("database", exc, "open the store"))) from None
     _ENGINES[shown] = engine
     return engine
 
@@ -207,8 +209,8 @@ def migrate(engine: Engine, part: StorePart) -> None:
                     command.upgrade(config, f"{part}@head")
                     conn.commit()
         except sa_exc.OperationalError as exc:
-            raise StoreError(f"{engine.url.render_as_string(hide_password=True)}: the "
-                             f"{part} tables cannot be created or upgraded ({exc.orig})") from None
+            raise StoreError(str(service_error("database", exc, f"create or upgrade the {part} "
+                                               "tables"))) from None
         done.add(part)
 
 

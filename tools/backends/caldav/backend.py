@@ -39,6 +39,7 @@ from tools.backends.base import (
     strip_volatile,
 )
 from tools.backends.caldav.series import Series
+from tools.backends.errors import LOG, Failure, ServiceFailure, describe, service_error
 from tools.calendar.events import CalendarInfo, Event
 from tools.calendar.occurrences import instance_parts
 
@@ -90,10 +91,8 @@ class CalDAVBackend(CalendarBackend):
                  headers: dict[str, str] | None = None) -> Any:
         try:
             return self.client.request(url, method, body, headers or {})
-        except dav_error.DAVError as exc:
-            raise CalendarError(f"the CalDAV server refused {method}: {exc}") from exc
         except Exception as exc:
-            raise CalendarError(f"the CalDAV server at {self.url} did not answer ({exc})") from exc
+            raise service_error("caldav", exc, _DOING.get(method, "answer")) from exc
 
     @staticmethod
     def _etag(response: Any) -> str | None:
@@ -104,8 +103,7 @@ class CalDAVBackend(CalendarBackend):
         try:
             return self.client.principal()
         except Exception as exc:
-            raise CalendarError(f"could not sign in to the CalDAV server at {self.url} "
-                                f"({exc})") from exc
+            raise service_error("caldav", exc, "sign in") from exc
 
     # ------------------------------------------------------------------ calendars
     def calendars(self) -> list[CalendarInfo]:
@@ -114,7 +112,7 @@ class CalDAVBackend(CalendarBackend):
         except CalendarError:
             raise
         except Exception as exc:
-            raise CalendarError(f"could not list the CalDAV calendars ({exc})") from exc
+            raise service_error("caldav", exc, "list the calendars") from exc
         infos = []
         for index, cal in enumerate(found):
             url = str(cal.url)
@@ -156,7 +154,7 @@ class CalDAVBackend(CalendarBackend):
         try:
             made = self._principal().make_calendar(name=name, cal_id=slug)
         except Exception as exc:
-            raise CalendarError(f"could not make the calendar {name!r} ({exc})") from exc
+            raise service_error("caldav", exc, f"make the calendar {name!r}") from exc
         self._calendars[str(made.url)] = made
         return CalendarInfo(str(made.url), name, False, timezone)
 
@@ -194,7 +192,7 @@ class CalDAVBackend(CalendarBackend):
                 if series.uid == uid:
                     return _Resource(href, self._etag(response), series)
         elif response.status not in (404, 410):
-            raise CalendarError(f"the CalDAV server answered {response.status} to a read")
+            raise _refused(response, "read the event")
         if OWN_ID_RE.match(uid):
             return None  # an id this backend made is always stored under its own name
         return self._find_by_uid(calendar_id, uid)
@@ -206,7 +204,7 @@ class CalDAVBackend(CalendarBackend):
         except dav_error.NotFoundError:
             return None
         except Exception as exc:
-            raise CalendarError(f"could not search the CalDAV calendar ({exc})") from exc
+            raise service_error("caldav", exc, "search the calendar") from exc
         href = str(found.url)
         if href == self._href(calendar_id, uid) and (calendar_id, uid) not in self._hrefs:
             return None  # the search found the name just read as missing: gone meanwhile
@@ -251,8 +249,7 @@ class CalDAVBackend(CalendarBackend):
         if response.status == 412:
             raise VersionConflict(event_id, resource.etag, None)
         if response.status not in (200, 201, 204):
-            raise CalendarError(f"the CalDAV server answered {response.status} to a write "
-                                f"({_body(response)})")
+            raise _refused(response, "save the change")
         etag = self._etag(response)
         if etag is None:  # the server changed what it stored: read its version back
             again = self._load(calendar_id, resource.series.uid)
@@ -268,7 +265,7 @@ class CalDAVBackend(CalendarBackend):
         if response.status == 404:
             raise EventNotFound(event_id)
         if response.status not in (200, 204):
-            raise CalendarError(f"the CalDAV server answered {response.status} to a delete")
+            raise _refused(response, "delete the event")
 
     # ------------------------------------------------------------------ reading
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
@@ -277,9 +274,10 @@ class CalDAVBackend(CalendarBackend):
             found = self._calendar(calendar_id).search(start=start, end=end, event=True,
                                                        expand=False)
         except dav_error.NotFoundError as exc:
-            raise CalendarError(f"calendar {calendar_id!r} does not exist") from exc
+            LOG.warning("the CalDAV calendar %s does not exist", calendar_id)
+            raise CalendarError("that calendar does not exist on the CalDAV server") from exc
         except Exception as exc:
-            raise CalendarError(f"could not list the CalDAV calendar ({exc})") from exc
+            raise service_error("caldav", exc, "list the events") from exc
         events: list[Event] = []
         skipped: list[Event] = []
         for obj in found:
@@ -452,9 +450,22 @@ class CalDAVBackend(CalendarBackend):
             self.client.close()
 
 
+_DOING = {"GET": "read the event", "PUT": "save the change", "DELETE": "delete the event",
+          "REPORT": "search the calendar", "PROPFIND": "list the calendars"}
+
+
 def _body(response: Any) -> str:
     text = response.raw if isinstance(response.raw, str) else str(response.raw or "")
     return " ".join(text.split())[:200]
+
+
+def _refused(response: Any, doing: str) -> ServiceFailure:
+    """A status the server answered instead of doing it: the sign-in for 401 and 403, else a
+    refusal in words; the status and the server's own text go to the log."""
+    failure: Failure = "login" if response.status in (401, 403) else "other"
+    sentence = describe("caldav", failure, doing)
+    LOG.error("%s (the CalDAV server answered %s: %s)", sentence, response.status, _body(response))
+    return ServiceFailure(sentence, "caldav", failure)
 
 
 def backend_from_settings(url: str | None, username: str | None, password: str | None,

@@ -28,6 +28,7 @@ from google.auth import transport as google_auth_transport
 from google.oauth2.credentials import Credentials
 
 from tools.backends.base import CalendarError
+from tools.backends.errors import service_error
 from tools.store.files import write_private_file
 
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
@@ -201,9 +202,9 @@ class TokenManager:
                 if self.home_dir is not None:
                     delete_token(self.home_dir)
                 raise LoginRequired() from exc
-            raise CalendarError(f"Could not refresh the Google sign-in: {exc}") from exc
+            raise service_error("google", exc, "renew the sign-in") from exc
         except google_auth_exceptions.TransportError as exc:
-            raise CalendarError(f"Could not reach the Google sign-in service: {exc}") from exc
+            raise service_error("google", exc, "renew the sign-in") from exc
         if self.home_dir is not None:
             save_credentials(self.credentials, self.home_dir)
 

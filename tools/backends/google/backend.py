@@ -45,6 +45,7 @@ from tools.backends.base import (
     Snapshot,
     VersionConflict,
 )
+from tools.backends.errors import LOG, service_error
 from tools.backends.google.auth import TokenManager
 from tools.backends.google.events import (
     event_body,
@@ -152,6 +153,16 @@ def _error_info(exc: HttpError) -> tuple[int, str, str]:
     return status, reason, message
 
 
+def api_error(exc: ApiFailure) -> CalendarError:
+    """A final error answer in words: a refused sign-in says so; otherwise Google's own message
+    (written for people), with the status and reason codes kept for the log."""
+    if exc.status in (401,) or exc.reason in ("authError", "unauthorized"):
+        return service_error("google", exc, "sign in")
+    LOG.warning("Google Calendar answered %s", exc)
+    message = exc.message.strip().rstrip(".") or "no reason given"
+    return CalendarError(f"Google Calendar refused this: {message}")
+
+
 def is_retryable(status: int, reason: str) -> bool:
     return status in RETRYABLE_STATUSES or (status == 403 and reason in RATE_LIMIT_REASONS)
 
@@ -219,7 +230,7 @@ class GoogleBackend(CalendarBackend):
                 if attempt < self.max_attempts:
                     self._backoff(attempt)
                     continue
-                raise CalendarError(f"cannot reach Google Calendar: {exc}") from exc
+                raise service_error("google", exc, "answer") from exc
             except ResponseLost as exc:
                 uncertain = True
                 if on_lost is not None:
@@ -229,7 +240,7 @@ class GoogleBackend(CalendarBackend):
                 if attempt < self.max_attempts:
                     self._backoff(attempt)
                     continue
-                raise CalendarError(f"Google Calendar did not answer: {exc}") from exc
+                raise service_error("google", exc, "answer") from exc
 
     @property
     def _events(self) -> Any:
@@ -243,7 +254,7 @@ class GoogleBackend(CalendarBackend):
         except ApiFailure as exc:
             if exc.status in (404, 410):
                 return None
-            raise CalendarError(str(exc)) from exc
+            raise api_error(exc) from exc
         return found
 
     def _zone(self, calendar_id: str) -> str:
@@ -320,7 +331,7 @@ class GoogleBackend(CalendarBackend):
         try:
             return call()
         except ApiFailure as exc:
-            raise CalendarError(str(exc)) from exc
+            raise api_error(exc) from exc
 
     # ------------------------------------------------------------------ reading
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
@@ -363,7 +374,8 @@ class GoogleBackend(CalendarBackend):
         try:
             answer = self._execute(lambda: self.service.freebusy().query(body=body))
         except (ApiFailure, CalendarError) as exc:
-            return FreeBusy({}, {c: str(exc) for c in wanted})
+            said = str(api_error(exc)) if isinstance(exc, ApiFailure) else str(exc)
+            return FreeBusy({}, {c: said for c in wanted})
         found = answer.get("calendars") or {}
         busy: dict[str, tuple[Interval, ...]] = {}
         unreadable: dict[str, str] = {}
@@ -395,7 +407,7 @@ class GoogleBackend(CalendarBackend):
             except ApiFailure as exc:
                 if exc.status in (404, 410):
                     raise EventNotFound(series_id) from exc
-                raise CalendarError(str(exc)) from exc
+                raise api_error(exc) from exc
             out.extend(self._to_event(calendar_id, i) for i in page.get("items", [])
                        if i.get("status") != "cancelled")
             token = page.get("nextPageToken")
@@ -440,7 +452,7 @@ class GoogleBackend(CalendarBackend):
                 raise CalendarError(f"an event with id {event_id!r} already exists") from exc
             if exc.status == 400:
                 raise CalendarError(f"Google rejected the event: {exc.message}") from exc
-            raise CalendarError(str(exc)) from exc
+            raise api_error(exc) from exc
         return self._to_event(calendar_id, created)
 
     def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
@@ -498,7 +510,7 @@ class GoogleBackend(CalendarBackend):
             raise EventNotFound(event_id) from exc
         if exc.status == 400:
             raise CalendarError(f"Google rejected the change to {event_id!r}: {exc.message}") from exc
-        raise CalendarError(str(exc)) from exc
+        raise api_error(exc) from exc
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
                      send_updates: bool = False) -> None:
@@ -529,7 +541,7 @@ class GoogleBackend(CalendarBackend):
             updated = self._execute(lambda: self._events.update(
                 calendarId=calendar_id, eventId=event.id, body=body, sendUpdates="none"))
         except ApiFailure as exc:
-            raise CalendarError(str(exc)) from exc
+            raise api_error(exc) from exc
         return self._to_event(calendar_id, updated)
 
     # ------------------------------------------------------------------ journal support
@@ -568,7 +580,7 @@ class GoogleBackend(CalendarBackend):
                                                           sendUpdates="none"), on_lost=read_back)
             except ApiFailure as exc:
                 if exc.status != 409 or read_back() is _NOT_YET:
-                    raise CalendarError(f"{event_id} could not be restored: {exc}") from exc
+                    raise CalendarError(f"{event_id} could not be restored: {api_error(exc)}") from exc
             return self.snapshot(calendar_id, event_id)
         try:
             self._execute(lambda: self._conditional(self._events.update(
