@@ -238,7 +238,7 @@ def anyio_backend() -> str:
 @pytest.mark.anyio
 async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.tui.app import CalendarApp
-    from assistant.tui.widgets import NoticeMessage
+    from assistant.tui.widgets.messages import NoticeMessage
 
     home = tmp_path / "home"
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))

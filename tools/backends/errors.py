@@ -165,8 +165,8 @@ def is_database_failure(exc: BaseException) -> bool:
 def person_message(exc: BaseException, doing: str = "do this") -> str:
     """What to tell a person about `exc`, in words: a calendar error's own sentence (secrets
     masked), a database failure's sentence, else a plain line (the details go to the log)."""
-    if isinstance(exc, CalendarError):
-        return mask_secrets(str(exc))
+    if isinstance(exc, CalendarError) or getattr(exc, "speaks_for_itself", False):
+        return mask_secrets(str(exc))  # a sentence written for people (a store naming its file)
     if is_database_failure(exc):
         return str(service_error("database", exc, doing))
     LOG.error("unexpected error while trying to %s: %s", doing,

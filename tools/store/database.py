@@ -50,6 +50,9 @@ PRIVATE_FILE = 0o600
 class StoreError(Exception):
     """A data dir or database file the app cannot use; the message names it."""
 
+    speaks_for_itself = True
+    """Its message is written for the person (`tools.backends.errors.person_message` shows it)."""
+
 
 def private_dir(path: Path | str) -> Path:
     """The data dir, created 0700 if missing; a StoreError if it is a file or cannot be made."""
