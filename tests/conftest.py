@@ -38,9 +38,10 @@ _EXAMPLES = DirectoryBasedExampleDatabase(str(HYPOTHESIS_HOME / "examples"))
 # Under CI (CI=true) the examples are derived from each test's name, so a run is reproducible: a
 # failure there is the same failure on the next run. Elsewhere they are random, to keep exploring;
 # what exploration finds is pinned as a plain test (see test_journal_properties.py).
-settings.register_profile("ci", max_examples=30, deadline=None, database=_EXAMPLES,
-                          suppress_health_check=[HealthCheck.too_slow],
-                          derandomize=os.environ.get("CI", "").lower() == "true")
+_IN_CI = os.environ.get("CI", "").lower() == "true"
+settings.register_profile("ci", max_examples=30, deadline=None,
+                          database=None if _IN_CI else _EXAMPLES,  # derandomized runs keep no examples
+                          suppress_health_check=[HealthCheck.too_slow], derandomize=_IN_CI)
 settings.register_profile("thorough", max_examples=1000, deadline=None, database=_EXAMPLES,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
