@@ -160,7 +160,13 @@ def check_calendar(ctx: CheckContext) -> None:
     """"on Maya's calendar" against the calendar written (its name from a list_calendars result);
     a calendar named that the call does not write to is an error (`calendar`)."""
     named = [m.group(1).casefold() for m in _CALENDAR_NAMED_RE.finditer(ctx.reading.text)]
-    named = [n for n in named if n not in ("my", "our", "the", "this", "that", "your")]
+    # a pronoun names no calendar by itself ("on his calendar": whose is for judgement)
+    pronouns = ("my", "our", "the", "this", "that", "your", "his", "her", "their", "its", "same", "other")
+    if any(n in pronouns[6:] for n in named):
+        for write in ctx.writes:
+            if write.kind != "delete" and not write.failed:
+                ctx.unsure(write, "the calendar is named by a pronoun")
+    named = [n for n in named if n not in pronouns]
     if not named:
         return
     names = _calendar_names(ctx)
@@ -225,7 +231,7 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                 allowed |= {first + timedelta(days=i) for i in range((last - first).days + 1)}
         written = {start + timedelta(days=i) for i in range(days)}
         open_ended = re.search(r"\b(?:starting|from|beginning|begins?|leaving|till|until|through|thru)\b",
-                               ctx.reading.text, re.I)
+                               ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)
         if not allowed or not binding.certain or open_ended:
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
@@ -236,6 +242,11 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                       "for", "cover only the days asked", binding.phrases[0].text,
                       proof={"days_allowed": sorted(d.isoformat() for d in allowed),
                              "days_written": sorted(d.isoformat() for d in written)})
+
+
+_DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"
+                            r"(?:mon|tue|wed|thu|fri|sat|sun)", re.I)
+"""'fri to sun': a span of days the phrases, read one by one, do not cover."""
 
 
 def _days_asked(text: str) -> int | None:

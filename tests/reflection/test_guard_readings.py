@@ -193,3 +193,17 @@ def test_a_duplicate_is_reported_as_a_duplicate_only() -> None:
     verdict = judge("add team lunch tuesday at noon",
                     create(title="Team lunch", start="2026-03-03T12:00:00", end="2026-03-03T13:00:00"))
     assert [f.type for f in verdict.findings if f.type in ("duplicate", "conflict")] == ["duplicate"]
+
+
+def test_a_calendar_named_by_a_pronoun_proves_nothing() -> None:
+    verdict = judge("put the school concert on his calendar",
+                    {"name": "list_calendars", "input": {},
+                     "result": [{"id": "cal_greg", "name": "Greg", "primary": False, "writable": True}]},
+                    update("ev_concert", calendar_id="cal_greg"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_an_all_day_span_from_one_day_to_another_is_not_two_single_days() -> None:
+    verdict = judge("we're at the lake fri to sun, block it all day",
+                    create(title="Lake", start="2026-03-06", end="2026-03-09", all_day=True))
+    assert verdict.valid
