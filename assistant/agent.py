@@ -29,6 +29,7 @@ from assistant.session.words import held_reply, nothing_written_notice, unfinish
 from reflection.findings import Finding
 from reflection.guard import Guard
 from reflection.lessons.store import LessonStore
+from tools.backends.errors import person_message
 from tools.calendar.events import Event, zone
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, grant_all
 from tools.journal.changes import Changes
@@ -114,8 +115,8 @@ class Agent:
             report.error = attempt.abort(str(exc))
             final_exchange = []
         except Exception as exc:  # noqa: BLE001 - whatever broke, no write is left unjudged
-            report.error = attempt.abort(f"Something went wrong ({type(exc).__name__}: {exc}), so "
-                                         "this request was stopped.")
+            report.error = attempt.abort(f"{person_message(exc, 'carry out this request')} "
+                                         "This request was stopped.")
             final_exchange = []
         if report.error is None and attempt.finish() == "lost":
             report.error = ("Another copy of the assistant took this request for abandoned and undid "

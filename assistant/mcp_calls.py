@@ -35,6 +35,7 @@ from assistant.session.attempt import (
 from assistant.session.words import doubt_words
 from reflection.findings import Finding, Verdict
 from reflection.guard import Guard
+from tools.backends.errors import person_message
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.fence import clean_text, fence
 from tools.journal.changes import Changes, rollback_words
@@ -283,8 +284,8 @@ class CallRunner:
             settled = attempt.settle()
             finished = attempt.finish()
         except Exception as exc:  # noqa: BLE001 - whatever broke, no write is left unjudged
-            return CallOutcome(attempt.abort(f"Something went wrong ({type(exc).__name__}: {exc}), "
-                                             "so this call was stopped."), is_error=True)
+            return CallOutcome(attempt.abort(f"{person_message(exc, 'carry out this call')} "
+                                             "This call was stopped."), is_error=True)
         return self._outcome(attempt, settled, finished, result, request, state)
 
     def _outcome(self, attempt: GuardedAttempt, settled: Settled, finished: Finished,

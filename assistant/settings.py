@@ -29,6 +29,9 @@ DEFAULT_REFLECTION_MODEL = "claude-haiku-4-5"
 class SettingsError(ValueError):
     """The config file or an environment variable holds something unusable."""
 
+    speaks_for_itself = True
+    """Its message is written for the person (`tools.backends.errors.person_message` shows it)."""
+
 
 def home_dir() -> Path:
     env = os.environ.get("CALENDAR_ASSISTANT_HOME")

@@ -35,6 +35,9 @@ def as_status(value: object) -> EventStatus:
 class EventFieldError(ValueError):
     """A field of an event or a tool input is wrong; `field` names it for the model and the person."""
 
+    speaks_for_itself = True
+    """Its message is written for the person (`tools.backends.errors.person_message` shows it)."""
+
     def __init__(self, field_name: str, message: str) -> None:
         super().__init__(f"{field_name}: {message}")
         self.field = field_name
