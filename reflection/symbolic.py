@@ -8,10 +8,12 @@ unverified and `llm_needed` is true, so the reflection model decides in `auto` m
 """
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reflection.case import GuardCall, GuardCase
-from reflection.checks import CHECKS
+from reflection.checks import CHECKS, Check
 from reflection.checks.allowed import Allowed, describe, slots_for
 from reflection.checks.context import CallCheck, CheckContext, WriteCall
 from reflection.dates.resolver import Resolution, resolve
@@ -20,6 +22,8 @@ from reflection.reading.request import RequestReading, read_request
 from reflection.wording import WEEKDAYS, describe_day
 from tools.calendar.occurrences import series_of
 from tools.specs import is_guarded, spec_for
+
+log = logging.getLogger(__name__)
 
 __all__ = ["WEEKDAYS", "SymbolicResult", "CallCheck", "check_symbolic"]
 
@@ -103,14 +107,27 @@ def _writes_start(call: GuardCall) -> bool:
     return any(isinstance(item, dict) and "start" in item for item in items)
 
 
-def check_symbolic(case: GuardCase) -> SymbolicResult:
+def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS) -> SymbolicResult:
+    """The checks over one case. A fault inside a check never decides a verdict and never stops a
+    turn: every guarded call is then left unverified (the reflection model decides, or the person
+    is told), with the fault logged for us (CONTRACT 5: code unsure says so)."""
+    try:
+        return _check_symbolic(case, checks)
+    except Exception:  # noqa: BLE001 - a checker bug must not become a verdict
+        log.exception("a symbolic check failed on this case; the calls are left unverified")
+        calls = {i: CallCheck(i, unsure=["the checks could not finish"], writes_start=_writes_start(c))
+                 for i, c in enumerate(case.tool_calls) if is_guarded(c.name)}
+        return SymbolicResult(calls=calls)
+
+
+def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
     reading = read_request(case.user_message, resolution, case.calendar)
     calls = {i: CallCheck(i, writes_start=_writes_start(c)) for i, c in enumerate(case.tool_calls)
              if is_guarded(c.name)}
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
-    for name, check in CHECKS:
+    for name, check in checks:
         ctx.check_name = name
         check(ctx)
     for write in ctx.writes:

@@ -51,7 +51,10 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
         # the message names this event but gives it no phrase of its own ("... and put the dinner
         # right after it"): another event's phrase proves nothing about it
         return Binding([], False)
-    certain = (reading.clean_binding and len(mentions) == 1 and one_group(targets))
+    # a second mention of the same event with no phrase of its own ("track practice ... maya has
+    # a thing", where Maya's name is in the title) adds no other place for it to go
+    speaking = [m for m in mentions if m.targets]
+    certain = (reading.clean_binding and len(speaking) == 1 and one_group(targets))
     return Binding(targets, certain)
 
 

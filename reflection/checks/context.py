@@ -129,6 +129,17 @@ class CheckContext:
     def is_flagged(self, write: WriteCall) -> bool:
         return (write.index, write.sub) in self.flagged or (write.index, None) in self.flagged
 
+    def superseded(self, write: WriteCall) -> bool:
+        """A later successful update of the same event writes both its start and end: what this
+        write put there is gone by the end of the turn, so the outcome is judged on the later
+        one alone (a model that corrects itself is not wrong; one that moves twice is caught on
+        the second move)."""
+        if write.kind != "update" or write.failed:
+            return False
+        later = self.writes[self.writes.index(write) + 1:]
+        return any(w.kind == "update" and not w.failed and w.event_id == write.event_id
+                   and "start" in w.input and "end" in w.input for w in later)
+
     # ------------------------------------------------------------------ events
     def created_ids(self) -> set[str]:
         """Ids of events this attempt created (a later call may change them)."""

@@ -90,6 +90,8 @@ def check_start(ctx: CheckContext) -> None:
             continue
         if write.kind == "update" and "start" not in write.input:
             continue  # an end-only change is judged by check_end
+        if ctx.superseded(write):
+            continue
         _check_one_start(ctx, write)
 
 
@@ -302,7 +304,7 @@ def check_end(ctx: CheckContext) -> None:
     """The end after the start (an all-day end is exclusive); a shift keeps the length; a length
     the person gave is the length written; a span of days "through" a day includes it."""
     for write in ctx.writes:
-        if write.failed or write.kind == "delete" or ctx.is_flagged(write):
+        if write.failed or write.kind == "delete" or ctx.is_flagged(write) or ctx.superseded(write):
             continue
         _check_one_end(ctx, write)
 

@@ -223,17 +223,34 @@ def _check_following(ctx: CheckContext, write: WriteCall, master: Event, said: s
         if said == "following":
             ctx.unsure(write, "where the following part of the series starts is for judgement")
         return
-    if said == "unknown" or "occurrence" not in (said, written):
-        # "from now on" for the whole series differs only in past occurrences, which a person
-        # rarely minds: judgement, not proof
-        ctx.unsure(write, "the message does not say from which occurrence on" if said == "unknown"
-                   else "the series was changed from a different occurrence on than said")
+    if said == "unknown":
+        ctx.unsure(write, "the message does not say from which occurrence on")
+        return
+    if "occurrence" not in (said, written) and not _series_scope_proven(ctx, master, said):
+        ctx.unsure(write, "the series was changed from a different occurrence on than said")
         return
     words = {"occurrence": "one occurrence", "following": "this and every later occurrence",
              "series": "the whole series"}
     ctx.error(write, "other", f"{words.get(said, said)} of '{master.title}' was asked; the call changes "
               f"{words.get(written, written)}", f"change {words.get(said, said)} (scope {said})", None,
               proof={"scope_said": said, "scope_written": written})
+
+
+SCOPE_START_RE = re.compile(r"\b(?:from|starting|beginning|as\s+of|after|onwards?|until|till|through|thru|"
+                            r"next|this\s+(?:week|month)|until|later)\b", re.I)
+
+
+def _series_scope_proven(ctx: CheckContext, master: Event, said: str) -> bool:
+    """"Tennis is every Thursday now" (the series, CONTRACT 4) written as a `following` split:
+    the two differ only in the occurrences already past, so it is proven only when there are such
+    occurrences (the series began before now) and no word of the message could give the split a
+    start ("every Thursday from next week" is `following`). The reverse, "from now on" written
+    over the whole series, stays for judgement: people who wrote our outside corpora disagree on
+    it ("from now on, every week"), so it is not provably wrong."""
+    if said != "series":
+        return False
+    began = master.start < ctx.case.now if isinstance(master.start, datetime) else master.start < ctx.today
+    return began and not SCOPE_START_RE.search(ctx.reading.text)
 
 
 def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> bool:
@@ -300,13 +317,48 @@ def check_all_parts_done(ctx: CheckContext) -> None:
     """A part of the request that asks for a change no write carried out leaves every write
     unverified (the model may have left it undone, or asked about it)."""
     written = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create"}
-    if not written:
-        return
-    for mention in ctx.reading.mentions:
-        if not ({"move", "delete"} & mention.verbs) or mention.ref.keys() & written:
-            continue
+    creates = [w for w in ctx.writes if w.kind == "create"]
+    if written:
+        for mention in ctx.reading.mentions:
+            if not ({"move", "delete"} & mention.verbs) or mention.ref.keys() & written:
+                continue
+            for write in ctx.writes:
+                ctx.unsure(write, f"'{mention.ref.text}' was asked about and nothing changed it")
+    if ctx.writes and not creates and _asks_to_create(ctx):
         for write in ctx.writes:
-            ctx.unsure(write, f"'{mention.ref.text}' was asked about and nothing changed it")
+            ctx.unsure(write, "the message also asks for a new event and no call created one")
+    days = _target_days(ctx)
+    if creates and not written and len(days) > len(creates):
+        for write in creates:
+            ctx.unsure(write, f"the message names {len(days)} days and {len(creates)} event(s) were created")
+
+
+def _asks_to_create(ctx: CheckContext) -> bool:
+    """A create verb outside the words that name existing events ("book club" is a title)."""
+    names = [(m.ref.start, m.ref.end) for m in ctx.reading.mentions]
+    return any(not any(a <= match.start() < b for a, b in names)
+               for match in ASK_CREATE_RE.finditer(ctx.reading.text))
+
+
+ASK_CREATE_RE = re.compile(
+    r"(?<!double[\s-])(?<!\bthey\s)(?<!\bshe\s)(?<!\bhe\s)(?<!\bcoach\s)(?<!\bhas\s)(?<!\bhave\s)"
+    r"\b(?:add|schedule|book|put|set\s+up|create|pencil\s+in|block\s+(?:off|out))\b"
+    r"(?!\s+(?:it|them|that|this)\s+(?:to|at|on|back|forward)\b)", re.I)
+"""A request for a new event, said as one ("add", "book", "put ... in"), not a report of one ("they
+added a run-through", "the studio double booked")."""
+
+
+def _target_days(ctx: CheckContext) -> set[str]:
+    """The distinct days the message's target phrases name ("on this Wednesday and friday")."""
+    out: set[str] = set()
+    for phrase in ctx.reading.phrases:
+        expr = phrase.expression
+        if phrase.role != "target" or expr is None or expr.time_of_day_only or expr.kind == "time" \
+                or len(expr.candidates) != 1 or expr.candidates[0].end is not None:
+            continue
+        start = expr.candidates[0].start
+        out.add(str(start.date() if isinstance(start, datetime) else start))
+    return out
 
 
 def check_half_done(ctx: CheckContext) -> None:

@@ -117,8 +117,15 @@ class Group:
         return False
 
     def _join_dates(self, a: Atom, first: DatePhrase, d: DatePhrase, gap: str) -> bool:
-        """'Friday, October 31' (one date) or 'Monday through Friday' (a range of days)."""
+        """'Friday, October 31' (one date) or 'Monday through Friday' (a range of days); in
+        'Friday through Sunday, September 6' the date names the range's last day."""
         p = self.parts
+        if p.range_end is not None:
+            last = _weekday_and_date(p.range_end, d) if GAP_DATE_JOIN.match(gap) else None
+            if last is None or last.contradiction:
+                return False
+            p.range_end = last
+            return self._add(a, set_part=False)
         if GAP_DATE_JOIN.match(gap):
             joined = _weekday_and_date(first, d)
             if joined is not None:

@@ -188,6 +188,8 @@ class Candidate:
     score: float
     matched: int = 0   # how many of the run's words this event accounts for
     named: bool = True  # a title or person word matched (not only a place word)
+    exact_title: frozenset[str] = frozenset()  # said words that are one of its title words exactly
+    covered: frozenset[str] = frozenset()      # said words it matched at all
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,12 @@ class EventRef:
         telling = [w for w in self.words if w not in GENERIC and len(w) >= 3]
         if self.candidates[0].matched < MIN_COVERAGE * max(1, len(telling)):
             return False
-        return len(self.candidates) == 1 or self.candidates[1].score < NEAR_TIE * self.candidates[0].score
+        best = self.candidates[0]
+        if any(c.exact_title - best.covered for c in self.candidates[1:]):
+            # "Leo's dentist appointment clashes with work": 'dentist' is another event's title
+            # word, which the best one ('Swim class', by a near-spelling) does not answer to
+            return False
+        return len(self.candidates) == 1 or self.candidates[1].score < NEAR_TIE * best.score
 
     @property
     def best(self) -> str | None:
@@ -282,6 +289,8 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         matched = 0
         named = False
         used: set[str] = set()
+        exact: set[str] = set()
+        covered: set[str] = set()
         for said in words:
             best, best_word = 0.0, ""
             weighted = [(own, 1.0) for own in prof.title_words | prof.people]
@@ -295,8 +304,12 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
                 score += best / df.get(best_word, 1)
                 matched += 1
                 named = named or best_word in prof.title_words or best_word in prof.people
+                covered.add(said)
+                if best >= 1.0 and best_word in prof.title_words:
+                    exact.add(said)
         if score > 0:
-            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named))
+            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named,
+                                 frozenset(exact), frozenset(covered)))
     out.sort(key=lambda c: -c.score)
     if out:
         floor = out[0].score * 0.5

@@ -118,6 +118,9 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+FREE_HOUR_RE = re.compile(r"\b(?:a|an|one)\s+(?:free|open|spare|clear|empty)\s+hour\b", re.I)
+
+
 def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
     """Every amount of time in the message, read as a shift of an event or as its length."""
     shifts: list[Shift] = []
@@ -142,7 +145,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if longer or shorter:
             lengths.append(Length(match.group(0), match.start(), match.end(), amount, 1 if longer else -1))
             continue
-        is_length = bool(re.search(r"(?:\bfor|\blasting|\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
+        is_length = bool(re.search(r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|"
+                                   r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
                                    r"\bshorten\w*(?:\s+\w+)?\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
                                    part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
                                                                  r"session|slot)\b", after, re.I)) \
@@ -171,6 +175,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         shift_part: ShiftPart = "end" if ends and not starts else "start" if starts and not ends else "both"
         shifts.append(Shift(match.group(0), match.start(), match.end(), amount, frozenset(directions),
                             shift_part))
+    for match in FREE_HOUR_RE.finditer(text):  # "a free hour": the length asked, said around "free"
+        lengths.append(Length(match.group(0), match.start(), match.end(), timedelta(hours=1), 0))
     return shifts, lengths
 
 

@@ -10,7 +10,8 @@ checks fall back to what can still be proven.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Literal
 
 from reflection.dates.resolver import Expression, Resolution
@@ -37,7 +38,7 @@ DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:
                        r"going|go)|not\s+happening|skip(?:ped)?|take\s+(?:it|\w+)\s+off|erase|wipe|"
                        r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
 CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
-                       r"set\s+up|create[ds]?|make\s+an?\b|new|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
+                       r"set\s+up|create[ds]?|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
                        r"we\s+have\s+an?|got\s+an?)\b", re.I)
 MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
@@ -104,6 +105,17 @@ SPAN_FROM_DAY_RE = re.compile(
     r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
     r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\b|\bfortnight\b", re.I)
 """'a week from Tuesday', 'a fortnight from friday': not defined by the policy (CONTRACT 4)."""
+BOUND_RE = re.compile(
+    r"(?<!half\s)(?<!quarter\s)(?<!twenty\s)(?<!ten\s)(?<!five\s)"
+    r"\b(?:after|before|by|past|no\s+later\s+than|no\s+earlier\s+than)\s+(?:\d{1,2}(?::\d{2})?\s*"
+    r"(?:a\.?m\.?|p\.?m\.?|a|p)?|noon|midnight)\b(?!\s*(?:min|mins|minutes|h|hrs?|hours?|days?|weeks?)\b)", re.I)
+"""'any gap thurs after 3', 'be there by 5': a bound the start may lie anywhere beyond, which the
+policy does not read as a time (CONTRACT 4 has no such wording): the values it touches stay open."""
+UNITLESS_SHIFT_RE = re.compile(
+    r"\b(?:push|bump|shift|slide|nudge|move|pull)\w*\s+(?:(?!to\b|at\b|for\b|till\b|until\b|on\b|til\b)\w+\s+)?(?:(?:back|up|forward|"
+    r"out|by)\s+)?\d{1,3}\b(?!\s*(?::\d|\.\d|[ap]\.?m\b|[ap]\b|min|m\b|h\b|hr|hour|o'?clock|st\b|nd\b|rd\b|th\b|"
+    r"days?\b|weeks?\b))|\b\d{1,3}\s+(?:later|earlier|sooner)\b", re.I)
+"""'push it 30', 'bump it back 15': a shift with no unit, which the policy gives no reading."""
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NOT_MISSPELT = frozenset({"sundae", "sundaes", "someday", "midday", "weekday", "weekdays", "today",
                            "monthly", "mondo", "sunny", "saturn", "fridge", "friend", "friends", "fried",
@@ -301,11 +313,14 @@ END_BEFORE_RE = re.compile(
 PIN_END_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
     r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
-    r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b", re.I)
+    r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b|"
+    r"\b(?:end|ends|ending|finish|finishes|finishing)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b|"
+    r"\b(?:same|keep(?:\s+the)?|leave\s+the)\s+(?:finish|finishing)(?:\s+time)?\b", re.I)
 PIN_START_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+start(?:\s+time)?\b|"
     r"\bstart(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
-    r"\bstill\s+(?:start|begin)(?:s|ing)?\s+at\b|\blonger\s+at\s+the\s+end\b|\bat\s+the\s+end\b", re.I)
+    r"\bstill\s+(?:start|begin)(?:s|ing)?\s+at\b|\blonger\s+at\s+the\s+end\b|\bat\s+the\s+end\b|"
+    r"\b(?:start|starts|starting|begin|begins|beginning)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b", re.I)
 SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\s+(?:length|duration)\b|"
                             r"\b(?:length|duration)\s+(?:stays|the\s+same)\b", re.I)
 
@@ -354,6 +369,13 @@ when piano used to be", "2 hours after the bbq ends"): its time follows from the
 (new or old) time, which code does not chain, so what it touches stays open."""
 
 
+LATER_CHANGE_RE = re.compile(
+    r"\b(?:push|bump|move|shift|slide|nudge|pull|make|change|switch|reschedul)\w*\s+(?:it|them|that|this)\b|"
+    r"\b(?:later|earlier|sooner|back|forward)\b", re.I)
+"""After a statement ("it's at 6 right?"), words that change the event from there ("push it 30"):
+the statement is then how things are now, even when the change itself has no phrase we read."""
+
+
 BUSY_AFTER_RE = re.compile(r"^\s+(?:is|was|looks|seems|'s)\s+(?:(?:so|really|very|super|kind\s+of|a\s+bit)\s+)?"
                            r"(?:a\s+mess|messy|crazy|busy|packed|hectic|full|insane|nuts|chaos|chaotic|mad|"
                            r"a\s+nightmare|rough|slammed|swamped)\b", re.I)
@@ -366,8 +388,9 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
     statement may be all there is to go on: "dinner's at 7 on friday, add it")."""
     out: list[Phrase] = []
     for i, phrase in enumerate(phrases):
+        rest = text[phrase.end_index:]
         later_change = any(p.role == "target" for p in phrases[i + 1:]) or bool(
-            SAME_TIME_RE.search(text[phrase.end_index:]))
+            SAME_TIME_RE.search(rest)) or bool(re.search(r"[?.!;,]", rest[:4]) and LATER_CHANGE_RE.search(rest))
         before = text[max(0, phrase.start_index - 40):phrase.start_index]
         before = re.split(r"[.;!?\n]|\band\b|\bthen\b|\bbut\b", before)[-1]
         stated = bool(CURRENT_BEFORE_RE.search(before)) or bool(QUESTION_TAG_AFTER_RE.match(text[phrase.end_index:]))
@@ -430,6 +453,9 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
             continue
         out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
     out += [m.group(0) for m in BETWEEN_RE.finditer(text)]
+    out += [m.group(0) for m in BOUND_RE.finditer(text)
+            if not END_BEFORE_RE.search(text[max(0, m.start() - 25):m.start() + 3])]
+    out += [m.group(0) for m in UNITLESS_SHIFT_RE.finditer(text)]
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
@@ -476,7 +502,8 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
             # a later sentence that points back ("track practice is tues at 6:10 right? make it
             # half an hour later") continues the last group; one of its own is context only
             words = text[clause[0]:item.start_index]
-            if not (re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) and _verbs(words)):
+            changes = bool(_verbs(words)) or item.shift is not None or item.day_relative is not None
+            if not (re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) and changes):
                 continue
             group = last_group
         if not group:
@@ -523,6 +550,40 @@ def phrase_kind(phrase: Phrase) -> str:
     return "datetime"
 
 
+def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase], calendar: list[Event],
+                      resolution: Resolution) -> list[Phrase]:
+    """"push soccer tomorrow an hour later", "move friday's dinner 30 min earlier": a day said
+    beside a shift of the whole event, on the day the event is now, says which event is meant;
+    the shift says where it goes. Without this the day would also be a target, and no start
+    could be pinned down. A day after "to" ("move it to tomorrow, an hour later") stays a target."""
+    tz = resolution.now.tzinfo
+    events = {e.id: e for e in calendar}
+    swap: dict[int, Phrase] = {}
+    for mention in mentions:
+        targets = [p for p in mention.phrases if p.role == "target"]
+        if not mention.certain or not any(p.shift is not None and p.shift.part == "both" for p in targets) \
+                or any(phrase_kind(p) in ("time", "datetime") for p in targets):
+            continue  # "move it to 4 but keep it 2 hours": a day and a time say where it goes
+        event = events.get(mention.ref.best or "")
+        if event is None:
+            continue
+        day = event.start.astimezone(tz).date() if isinstance(event.start, datetime) else event.start
+        for phrase in mention.phrases:
+            expr = phrase.expression
+            before = text[max(0, phrase.start_index - 8):phrase.start_index]
+            if phrase.role != "target" or expr is None or phrase_kind(phrase) != "date" or re.search(
+                    r"(?:\b(?:to|till|until|for|onto)|->|\u2192)\s*$", before, re.I):
+                continue
+            days = {c.start.date() if isinstance(c.start, datetime) else c.start for c in expr.candidates}
+            if days == {day}:
+                swap[id(phrase)] = replace(phrase, role="current")
+    if not swap:
+        return phrases
+    for mention in mentions:
+        mention.phrases = [swap.get(id(p), p) for p in mention.phrases]
+    return [swap.get(id(p), p) for p in phrases]
+
+
 def _own_verbs(text: str, mentions: list[Mention]) -> None:
     """Each mention's own verbs: the words from the previous mention up to the next one ("cancel
     the haircut and move the vet": the vet moves); a list item with none inherits its neighbour's."""
@@ -535,6 +596,11 @@ def _own_verbs(text: str, mentions: list[Mention]) -> None:
         own = before or _verbs(text[mention.ref.end:end]) or previous
         mention.verbs = own
         previous = own
+    for i, mention in enumerate(ordered[:-1]):
+        following = ordered[i + 1]
+        if not mention.verbs and re.fullmatch(r"[\s,&/+]*(?:and|or|n|&)?[\s,]*",
+                                              text[mention.ref.end:following.ref.start], re.I):
+            mention.verbs = following.verbs  # "Leo's cleaning and Biscuit's checkup are both cancelled"
 
 
 def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> RequestReading:
@@ -559,6 +625,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]
+    phrases = _identifying_days(text, mentions, phrases, calendar, resolution)
     return RequestReading(
         text=text, resolution=resolution, mentions=mentions, unmatched=unmatched, phrases=phrases,
         lengths=lengths, verbs=_verbs(text), scope=_scope(text),

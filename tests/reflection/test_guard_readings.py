@@ -207,3 +207,70 @@ def test_an_all_day_span_from_one_day_to_another_is_not_two_single_days() -> Non
     verdict = judge("we're at the lake fri to sun, block it all day",
                     create(title="Lake", start="2026-03-06", end="2026-03-09", all_day=True))
     assert verdict.valid
+
+
+# -------------------------------------------------------------------- session 3 kinds
+def test_a_shift_with_no_unit_leaves_the_time_open() -> None:
+    verdict = judge("track practice is at 6:10 right? push it 30",
+                    update("ev_track", start="2026-03-03T18:40:00", end="2026-03-03T19:40:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_a_time_after_a_bound_word_is_a_bound_not_the_start() -> None:
+    verdict = judge("any gap tues after 3? put a call with mom there",
+                    create(title="Call with Mom", start="2026-03-03T16:00:00", end="2026-03-03T16:30:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_a_day_said_beside_a_shift_names_the_event_and_the_shift_is_held() -> None:
+    message = "push track practice tomorrow an hour later"
+    right = judge(message, update("ev_track", start="2026-03-03T19:10:00", end="2026-03-03T20:10:00"))
+    assert right.valid and not right.llm_needed
+    wrong = judge(message, update("ev_track", start="2026-03-03T20:10:00", end="2026-03-03T21:10:00"))
+    (error,) = wrong.errors
+    assert error.proof is not None and error.proof["phrases"] == [{"text": "an hour", "role": "target"}]
+
+
+def test_a_move_corrected_later_in_the_turn_is_judged_on_the_last_write() -> None:
+    message = "push track practice an hour later"
+    corrected = judge(message, update("ev_track", start="2026-03-03T20:10:00", end="2026-03-03T21:10:00"),
+                      update("ev_track", start="2026-03-03T19:10:00", end="2026-03-03T20:10:00"))
+    assert corrected.valid
+    moved_twice = judge(message, update("ev_track", start="2026-03-03T19:10:00", end="2026-03-03T20:10:00"),
+                        update("ev_track", start="2026-03-03T20:10:00", end="2026-03-03T21:10:00"))
+    assert not moved_twice.valid
+
+
+def test_finishing_at_the_same_time_pins_the_end() -> None:
+    verdict = judge("can track practice start at 5:40 pm instead, finishing at the same time",
+                    update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00"))
+    (error,) = verdict.errors
+    assert error.proof is not None and error.proof.get("written") == "2026-03-03 18:40:00-08:00"
+
+
+def test_every_weekday_now_is_the_series_and_a_split_is_a_scope_error() -> None:
+    verdict = judge("swim is every thursday now, same time",
+                    update("ev_swim_20260305T013000Z", scope="following", start="2026-03-05T17:30:00",
+                           end="2026-03-05T18:30:00", recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"]))
+    scope = [e for e in verdict.errors if e.proof and "scope_said" in e.proof]
+    assert scope and (scope[0].proof or {})["scope_written"] == "following"
+
+
+def test_every_weekday_from_a_day_on_may_be_written_as_a_split() -> None:
+    verdict = judge("from next week swim is every thursday, same time",
+                    update("ev_swim_20260312T013000Z", scope="following", start="2026-03-12T17:30:00",
+                           end="2026-03-12T18:30:00", recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"]))
+    assert not [e for e in verdict.errors if e.proof and "scope_said" in e.proof]
+
+
+def test_a_fault_inside_a_check_leaves_the_calls_unverified_never_wrong() -> None:
+    from reflection.symbolic import check_symbolic
+
+    def broken(ctx: Any) -> None:
+        raise RuntimeError("a bug in a check")
+
+    case = case_from_json({"id": "t", "user_message": "delete book club", "now": NOW, "timezone": LA,
+                           "calendar": CAL, "tool_calls": [{"name": "delete_calendar_event",
+                                                            "input": {"event_id": "ev_book"}}]})
+    result = check_symbolic(case, checks=[("broken", broken)])
+    assert not result.has_error and result.llm_needed
