@@ -14,6 +14,7 @@ from typing import Any
 from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
 from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
+from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
 from reflection.reading.request import Phrase
@@ -136,6 +137,8 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     _weekday_fact(ctx, start, "start", write.written("start"))
     update = write.kind == "update"
     if anchored_elsewhere(ctx, write):
+        if isinstance(start, datetime):
+            judge_placement(ctx, write, start, _end_after(ctx, write, current, start, tz_name))
         ctx.unsure(write, "its time is said relative to another event")
         return
     binding = bind(ctx, write)
@@ -179,6 +182,17 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _end_after(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,
+               tz_name: str | None) -> datetime | None:
+    """The end the write leaves: the written one, else the event's own length kept."""
+    end = ctx.read_when(write.written("end"), tz_name)
+    if isinstance(end, datetime):
+        return end
+    if current is not None and isinstance(current.start, datetime):
+        return start + current.duration
+    return None
 
 
 def _start_kept(ctx: CheckContext, write: WriteCall, current: Event, start: date | datetime,
@@ -311,6 +325,7 @@ def check_end(ctx: CheckContext) -> None:
 
 def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     if anchored_elsewhere(ctx, write):
+        _placed_length(ctx, write)
         ctx.unsure(write, "its time is said relative to another event")
         return
     current = _current(ctx, write)
@@ -331,6 +346,27 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     if start is None or end is None:
         return
     _judge_end(ctx, write, current, start, end)
+
+
+def _placed_length(ctx: CheckContext, write: WriteCall) -> None:
+    """"put the dinner right after it": a move with no word about length keeps the event's
+    length (CONTRACT 4, the duration changes only when the person changes it)."""
+    current = _current(ctx, write)
+    if current is None or not isinstance(current.start, datetime) or ctx.reading.lengths \
+            or any(p.role == "end" for p in ctx.reading.phrases) or ctx.reading.pinned_end \
+            or ctx.reading.pinned_start or "end" not in write.input:
+        return
+    mentions = ctx.mentions_for(write.event_id)
+    if not mentions or not all(m.certain for m in mentions) or any(m.targets for m in mentions):
+        return  # a phrase of its own ("at 6-7") may set the length
+    tz_name = write.input.get("timezone") or current.timezone
+    start = ctx.read_when(write.written("start"), tz_name)
+    end = ctx.read_when(write.written("end"), tz_name)
+    if not isinstance(start, datetime) or not isinstance(end, datetime) or end - start == current.duration:
+        return
+    ctx.error(write, "time", f"'{current.title}' is {_dur(current.duration)} long and no words change its "
+              f"length; the call makes it {_dur(end - start)}", f"keep it {_dur(current.duration)} long",
+              None, proof={"length_kept": str(current.duration), "written": str(end - start)})
 
 
 def _judge_open_end(ctx: CheckContext, write: WriteCall, current: Event, start: datetime) -> None:

@@ -273,6 +273,9 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     if original is None:
         return
     day = as_date(ctx.local(original))
+    # a loose second mention ("skip piano this week, maya has a school concert tues", Maya being in
+    # the title) says nothing against the certain one's day
+    mentions = [m for m in mentions if m.certain] or mentions
     deleting = write.kind == "delete"
     phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources)
                if p.role != "negated" and p.shift is None and p.day_relative is None]
@@ -342,7 +345,8 @@ def _asks_to_create(ctx: CheckContext) -> bool:
 
 ASK_CREATE_RE = re.compile(
     r"(?<!double[\s-])(?<!\bthey\s)(?<!\bshe\s)(?<!\bhe\s)(?<!\bcoach\s)(?<!\bhas\s)(?<!\bhave\s)"
-    r"\b(?:add|schedule|book|put|set\s+up|create|pencil\s+in|block\s+(?:off|out))\b"
+    r"\b(?:add|schedule|book|set\s+up|create|pencil\s+in|block\s+(?:off|out)|"
+    r"put\s+(?:\w+\s+){1,3}?(?:in|down|on\s+the\s+calendar)\b)\b"
     r"(?!\s+(?:it|them|that|this)\s+(?:to|at|on|back|forward)\b)", re.I)
 """A request for a new event, said as one ("add", "book", "put ... in"), not a report of one ("they
 added a run-through", "the studio double booked")."""

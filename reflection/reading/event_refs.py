@@ -62,7 +62,10 @@ SYNONYMS = {
 # a match that leaves them out ("the haircut appointment" is "Haircut - Sam").
 GENERIC = frozenset("appointment appt appointments meeting session thing event booking reservation "
                     "slot class".split())
-RUN_BREAKERS = frozenset("and or then also plus & with".split()) - {"with"}
+RUN_BREAKERS = frozenset("and or then also plus & before after until till".split())
+"""Words between two names ("pharmacy pickup should be right after the doctor"): a run of words
+never names one event across them."""
+PLACING_WORDS = frozenset("right straight directly immediately should".split())
 FUZZY_MIN_RATIO = 84.0   # typo tolerance (rapidfuzz ratio, 0-100) for words of 4+ letters
 NEAR_TIE = 0.75          # a runner-up scoring this share of the best makes a reference uncertain
 MIN_CERTAIN_SCORE = 0.5  # a reference weaker than this is a guess
@@ -101,7 +104,7 @@ def stem(word: str) -> str:
 
 
 def is_content(word: str) -> bool:
-    return word not in STOPWORDS and not word.isdigit() and not re.fullmatch(
+    return word not in STOPWORDS and word not in PLACING_WORDS and not word.isdigit() and not re.fullmatch(
         r"\d+(?:st|nd|rd|th|am|pm|a|p|h|m|min|mins|hr|hrs)?", word)
 
 

@@ -274,3 +274,46 @@ def test_a_fault_inside_a_check_leaves_the_calls_unverified_never_wrong() -> Non
                                                             "input": {"event_id": "ev_book"}}]})
     result = check_symbolic(case, checks=[("broken", broken)])
     assert not result.has_error and result.llm_needed
+
+
+# -------------------------------------------------------------------- events placed by others
+CHAIN = "move the school concert 30 min earlier and put the family dinner right after it"
+
+
+def test_an_event_placed_after_another_that_starts_before_it_ends_is_proven_wrong() -> None:
+    verdict = judge(CHAIN, update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
+                    update("ev_dinner", start="2026-03-06T18:00:00", end="2026-03-06T19:30:00"))
+    (error,) = verdict.errors
+    assert error.proof is not None and error.proof["relative_to"] == "School concert"
+    assert error.proof["readings"] == [["2026-03-06 17:30:00-08:00", "2026-03-06 18:30:00-08:00"]]
+
+
+def test_an_event_placed_right_after_the_others_new_end_stands() -> None:
+    verdict = judge(CHAIN, update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
+                    update("ev_dinner", start="2026-03-06T18:30:00", end="2026-03-06T20:00:00"))
+    assert verdict.valid
+
+
+def test_words_that_look_back_keep_the_others_old_time_a_reading() -> None:
+    verdict = judge("move the school concert 30 min earlier and put the family dinner right after where "
+                    "the concert used to end",
+                    update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
+                    update("ev_dinner", start="2026-03-06T19:00:00", end="2026-03-06T20:30:00"))
+    assert verdict.valid
+
+
+def test_an_amount_after_the_others_end_is_held_exactly() -> None:
+    message = ("the school concert is starting an hour earlier and the family dinner should be 2 hours after "
+               "the concert ends")
+    concert = update("ev_concert", start="2026-03-06T17:00:00", end="2026-03-06T18:00:00")
+    right = judge(message, concert, update("ev_dinner", start="2026-03-06T20:00:00", end="2026-03-06T21:30:00"))
+    assert right.valid
+    wrong = judge(message, concert, update("ev_dinner", start="2026-03-06T21:00:00", end="2026-03-06T22:30:00"))
+    assert [e.proof["relation"] for e in wrong.errors if e.proof] == ["2 hours after the concert ends"]
+
+
+def test_an_event_placed_by_another_keeps_its_length_unless_told() -> None:
+    verdict = judge(CHAIN, update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
+                    update("ev_dinner", start="2026-03-06T18:30:00", end="2026-03-06T19:30:00"))
+    (error,) = verdict.errors
+    assert error.proof is not None and (error.proof["length_kept"], error.proof["written"]) == ("1:30:00", "1:00:00")

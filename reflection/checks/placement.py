@@ -1,0 +1,154 @@
+"""An event placed relative to another: "put the dinner right after it", "maya's right before
+his", "fireworks 2 hours after the bbq ends".
+
+The other event may itself move in the same turn, and the person may mean its old or its new time
+("move swim to when piano used to be" says old; "right after it" usually new), so each relation is
+judged against both. An error is proven only when the written start contradicts the relation under
+every one of those readings: the event starts before the other ends when "after" was said, ends
+after the other starts when "before" was said, lies more than an hour off when "right after/before"
+was said, or misses the stated amount ("30 min after it ends") at every reading. Anything else
+stays for judgement: these wordings are outside the date policy (CONTRACT 4), so a match is never
+"verified" here, only a contradiction is proven.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from reflection.checks.context import CheckContext, WriteCall
+from reflection.reading.request import Mention
+from reflection.wording import describe_when
+
+RELATION_RE = re.compile(
+    r"\b(?:(?P<close>right|just|straight|directly|immediately)\s+)?"
+    r"(?:(?P<amount>\d+|an?|one|two|three|half\s+an?)\s*(?P<unit>h|hrs?|hours?|min|mins|minutes)\s+)?"
+    r"(?P<dir>before|after|ahead\s+of)\s+"
+    r"(?P<what>it|that|this|him|her|his|hers|theirs|them|the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+['\u2019]s(?:\s+[a-z]+)?)"
+    r"(?P<edge>\s+(?:ends?|finishes|is\s+over|is\s+done|wraps\s+up|starts?|begins?))?", re.I)
+PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"
+                     r"where\s+it\s+is\s+now|currently)\b", re.I)
+PRONOUNS = frozenset({"it", "that", "this", "him", "her", "his", "hers", "theirs", "them"})
+CLOSE_SLACK = timedelta(hours=1)
+_WORD_AMOUNTS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One placing phrase and what it says."""
+
+    text: str
+    start: int
+    after: bool
+    close: bool
+    amount: timedelta | None
+    edge: str | None  # "end" | "start" | None (not said)
+    what: tuple[int, int]
+    pronoun: bool
+
+
+def find_relations(text: str) -> list[Relation]:
+    out: list[Relation] = []
+    for m in RELATION_RE.finditer(text):
+        amount = None
+        if m["amount"]:
+            raw = m["amount"].casefold()
+            n = 0.5 if raw.startswith("half") else _WORD_AMOUNTS.get(raw) or float(raw)
+            unit = m["unit"].casefold()
+            amount = timedelta(hours=n) if unit.startswith("h") else timedelta(minutes=n)
+        edge_word = (m["edge"] or "").strip().casefold()
+        edge = None if not edge_word else ("start" if edge_word.startswith(("start", "begin")) else "end")
+        what = m["what"].casefold()
+        out.append(Relation(m.group(0), m.start(), m["dir"].casefold() == "after", bool(m["close"]), amount,
+                            edge, (m.start("what"), m.end("what")), what in PRONOUNS))
+    return out
+
+
+def _parties(ctx: CheckContext, relation: Relation) -> tuple[str | None, Mention | None]:
+    """What the relation places (an event key, or "" for a new event) and the mention it places
+    it against. "put maya's right before his": Maya's haircut against Leo's; "put the dinner right
+    after it" (no dinner on the calendar): a new event against the event named before it."""
+    mentions = [m for m in ctx.reading.mentions if m.ref.best]
+    before = [m for m in mentions if m.ref.start < relation.start]
+    if relation.pronoun:
+        keys = list(dict.fromkeys(m.ref.best for m in reversed(before)))
+        if len(keys) >= 2 and _same_clause(ctx, before[-1], relation):
+            other = next(m for m in reversed(before) if m.ref.best == keys[1])
+            return keys[0], other
+        return ("", before[-1]) if before else (None, None)
+    a, b = relation.what
+    named = [m for m in mentions if m.ref.start < b and a < m.ref.end]
+    if len(named) != 1:
+        return None, None
+    rest = [m for m in before if m.ref.best != named[0].ref.best]
+    if rest and _same_clause(ctx, rest[-1], relation):
+        return rest[-1].ref.best, named[0]
+    return "", named[0]
+
+
+def _same_clause(ctx: CheckContext, mention: Mention, relation: Relation) -> bool:
+    return mention.clause[0] <= relation.start < mention.clause[1]
+
+
+def _times(ctx: CheckContext, key: str) -> list[tuple[datetime, datetime, str]]:
+    """The other event's times: as it was, and as this turn left it (when it wrote both)."""
+    event = ctx.case.event(key)
+    if event is None or not isinstance(event.start, datetime) or not isinstance(event.end, datetime):
+        return []
+    out: list[tuple[datetime, datetime, str]] = []
+    for write in ctx.writes:
+        if write.kind != "update" or write.failed or ctx.series_key(write.event_id) != key:
+            continue
+        start = ctx.read_when(write.written("start"), write.input.get("timezone") or event.timezone)
+        end = ctx.read_when(write.written("end"), write.input.get("timezone") or event.timezone)
+        if isinstance(start, datetime) and not isinstance(end, datetime):
+            end = start + event.duration
+        if isinstance(start, datetime) and isinstance(end, datetime):
+            out = [(start, end, "as this turn moved it")]
+    if not out or PAST_RE.search(ctx.reading.text):
+        # moved in this turn, the other event is where it now goes ("bbq is starting an hour
+        # earlier ... fireworks 2 hours after the bbq ends"), unless the words look back
+        out.insert(0, (event.start, event.end, "as it was"))
+    return out
+
+
+def _fits(relation: Relation, start: datetime, end: datetime | None, other: tuple[datetime, datetime, str]) -> bool:
+    o_start, o_end, _ = other
+    if relation.amount is not None:
+        if relation.after:
+            refs = [o_start if relation.edge == "start" else o_end] if relation.edge else [o_end, o_start]
+            return any(start == ref + relation.amount for ref in refs)
+        targets = [o_start - relation.amount]
+        return start in targets or (end is not None and end in targets)
+    if relation.after:
+        ref = o_start if relation.edge == "start" else o_end
+        return start >= ref and (not relation.close or start - ref <= CLOSE_SLACK)
+    if end is None:
+        return True
+    ref = o_end if relation.edge == "end" else o_start
+    return end <= ref and (not relation.close or ref - end <= CLOSE_SLACK)
+
+
+def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime | None) -> bool:
+    """Report an error when the write contradicts every reading of the relation that places it.
+    Returns whether one was reported."""
+    own_key = ctx.series_key(write.event_id) if write.kind != "create" else ""
+    creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
+    for relation in find_relations(ctx.reading.text):
+        placed, other = _parties(ctx, relation)
+        if placed is None or other is None or placed != own_key or (placed == "" and len(creates) != 1):
+            continue
+        if not other.certain or other.ref.best is None or other.ref.best == own_key:
+            continue
+        readings = _times(ctx, other.ref.best)
+        if not readings or any(_fits(relation, start, end, r) for r in readings):
+            continue
+        title = ctx.case.event(other.ref.best).title  # type: ignore[union-attr]
+        said = "; ".join(f"{describe_when(s)} to {describe_when(e)} ({how})" for s, e, how in readings)
+        ctx.error(write, "time", f"'{relation.text}' places it relative to '{title}' ({said}); the call "
+                  f"starts it at {describe_when(start)}", f"place it {relation.text.strip()} as asked",
+                  relation.text, proof={"relation": relation.text, "relative_to": title,
+                                        "readings": [[str(s), str(e)] for s, e, _ in readings],
+                                        "written": str(start)})
+        return True
+    return False
