@@ -232,7 +232,9 @@ def check_all_day_spans(ctx: CheckContext) -> None:
         written = {start + timedelta(days=i) for i in range(days)}
         open_ended = re.search(r"\b(?:starting|from|beginning|begins?|leaving|till|until|through|thru)\b",
                                ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)
-        if not allowed or not binding.certain or open_ended:
+        # the only write of a message naming no event: every day it names is this event's
+        certain = binding.certain or (len(ctx.writes) == 1 and not ctx.reading.mentions)
+        if not allowed or not certain or open_ended:
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
             continue

@@ -90,10 +90,32 @@ def check_start(ctx: CheckContext) -> None:
         if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
         if write.kind == "update" and "start" not in write.input:
-            continue  # an end-only change is judged by check_end
+            _start_left(ctx, write)
+            continue  # the end of an end-only change is judged by check_end
         if ctx.superseded(write):
             continue
         _check_one_start(ctx, write)
+
+
+def _start_left(ctx: CheckContext, write: WriteCall) -> None:
+    """"make it 45 mins later" written as a new end alone: the shift moves the start too
+    (CONTRACT 4), so a start left where it was contradicts it."""
+    current = _current(ctx, write)
+    if current is None or not isinstance(current.start, datetime) or write.call.result and \
+            write.written("start") not in (None, write.input.get("start")):
+        return  # the tool's result says where the start is: judged there
+    binding = bind(ctx, write)
+    shifts = [p.shift for p in binding.phrases if p.shift is not None and p.role == "target"]
+    if not binding.certain or len(shifts) != 1 or shifts[0].part != "both" or ctx.reading.pinned_start:
+        return
+    shift = shifts[0]
+    before = ctx.local(current.start)
+    wanted = " or ".join(describe_when(ctx.local(current.start + shift.amount * d)) for d in sorted(shift.directions))
+    ctx.calls[write.index].dates_checked = True
+    ctx.calls[write.index].dates_ok = False
+    ctx.error(write, "time", f"'{shift.span}' moves the whole event; the call changes only its end and leaves "
+              f"the start at {describe_when(before)}", f"move the start to {wanted} as well", shift.span,
+              proof={"phrase": shift.span, "role": "target", "readings": [wanted], "written": str(before)})
 
 
 def _odd_offset(ctx: CheckContext, write: WriteCall, start: date | datetime, tz_name: str | None) -> None:
@@ -146,7 +168,9 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     if end_only or (ctx.reading.pinned_start and update):
         binding = Binding([p for p in binding.phrases if p not in end_only], binding.certain)
         if current is not None and not [p for p in binding.phrases if p.role == "target"]:
-            _start_kept(ctx, write, current, start, binding.certain)
+            mentions = ctx.mentions_for(write.event_id)
+            named = bool(mentions) and all(m.certain for m in mentions)
+            _start_kept(ctx, write, current, start, binding.certain or named)
             return
     if not binding.phrases:
         ctx.unsure(write, "no phrase of the message says when")

@@ -561,8 +561,11 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
     swap: dict[int, Phrase] = {}
     for mention in mentions:
         targets = [p for p in mention.phrases if p.role == "target"]
-        if not mention.certain or not any(p.shift is not None and p.shift.part == "both" for p in targets) \
-                or any(phrase_kind(p) in ("time", "datetime") for p in targets):
+        # a shift, an end ("make it end at 5:30") or a kept start says how it changes; a day said
+        # beside one, on the event's own day, says which event ("elternabend thursday: ...")
+        changes = any(p.shift is not None for p in targets) or any(p.role == "end" for p in mention.phrases) \
+            or bool(PIN_START_RE.search(text))
+        if not mention.certain or not changes or any(phrase_kind(p) in ("time", "datetime") for p in targets):
             continue  # "move it to 4 but keep it 2 hours": a day and a time say where it goes
         event = events.get(mention.ref.best or "")
         if event is None:

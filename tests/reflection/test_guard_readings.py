@@ -317,3 +317,32 @@ def test_an_event_placed_by_another_keeps_its_length_unless_told() -> None:
                     update("ev_dinner", start="2026-03-06T18:30:00", end="2026-03-06T19:30:00"))
     (error,) = verdict.errors
     assert error.proof is not None and (error.proof["length_kept"], error.proof["written"]) == ("1:30:00", "1:00:00")
+
+
+# -------------------------------------------------------------------- a day that names, a start that stays
+def test_a_kept_start_holds_when_the_events_own_day_is_said_beside_it() -> None:
+    message = "track practice tuesday: make it end half an hour earlier, start stays"
+    right = judge(message, update("ev_track", end="2026-03-03T18:40:00"))
+    assert right.valid
+    wrong = judge(message, update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00"))
+    (error,) = wrong.errors
+    assert error.proof is not None and error.proof["pinned"] == "start"
+
+
+def test_a_shift_of_the_whole_event_written_as_a_new_end_alone_is_proven_wrong() -> None:
+    verdict = judge("can u make track practice 45 mins later", update("ev_track", end="2026-03-03T19:55:00"))
+    (error,) = verdict.errors
+    assert error.proof is not None and error.proof["phrase"] == "45 mins"
+    assert error.proof["written"] == "2026-03-03 18:10:00-08:00"
+
+
+def test_two_days_named_for_one_all_day_create_bound_its_span() -> None:
+    message = "block off thu and fri for the trip to the cape"
+    right = judge(message, create(title="Trip to the Cape", start="2026-03-05", end="2026-03-07", all_day=True),
+                  calendar=[])
+    assert right.valid
+    wrong = judge(message, create(title="Trip to the Cape", start="2026-03-05", end="2026-03-08", all_day=True),
+                  calendar=[])
+    (error,) = wrong.errors
+    assert error.proof is not None and "2026-03-07" in error.proof["days_written"]
+    assert "2026-03-07" not in error.proof["days_allowed"]
