@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import mcp_support
 import pytest
 from mcp import Client, StdioServerParameters, types
 from mcp.client.context import ClientRequestContext
+from mcp_support import NOW, TZ, text_of
 
 from assistant.cli import main as cli_main
 from assistant.mcp.server import build_server, pre_parse
@@ -21,12 +22,12 @@ from assistant.mcp_tools import UNDO_TOOL
 from assistant.settings import Settings
 from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend
-from tools.calendar.events import event_from_contract, zone
+from tools.calendar.events import zone
 from tools.specs import all_specs
-from tools.store.database import forget_engines
 
-TZ = "America/Los_Angeles"
-NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
+anyio_backend = mcp_support.anyio_backend
+settings = mcp_support.settings  # the fixture: a fresh home holding CALENDAR, HOME its address
+
 HOME = "77 Cedar Ln, Springfield, IL"
 DESCRIPTION_TOKEN_BUDGET = 4000
 """What the tool list may cost a client's context, counted as JSON characters / 4."""
@@ -42,26 +43,6 @@ CALENDAR = [
 RANGE = {"start": "2025-10-20", "end": "2025-11-10"}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
-    home = tmp_path / "home"
-    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
-    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND",
-                 "CALENDAR_ASSISTANT_CALENDAR"):
-        monkeypatch.delenv(name, raising=False)
-    backend = LocalBackend(home / "calendar.db", TZ)
-    for raw in CALENDAR:
-        backend.create_event("primary", event_from_contract(raw, TZ))
-    yield Settings(home=home, timezone=TZ, home_address=HOME)
-    forget_engines()
-
-
 def server_for(settings: Settings, reflect: Any = None) -> Any:
     """The server on the test's home, fixed clock, no reflection model unless one is given."""
     return build_server(settings, now=lambda: NOW, configured=lambda: reflect)
@@ -75,10 +56,6 @@ def events(settings: Settings) -> dict[str, dict[str, Any]]:
     ids = {e.recurring_event_id or e.id for e in found}
     out = {i: backend.get_event("primary", i) for i in ids}
     return {i: e.to_contract() for i, e in out.items() if e is not None}
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
 DENTIST = {"title": "Dentist", "start": "2025-10-31T15:00:00", "end": "2025-10-31T16:00:00"}
