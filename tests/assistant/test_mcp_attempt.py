@@ -9,25 +9,27 @@ Angeles, with no reflection model configured (`configured=lambda: None`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
+import mcp_support
 import pytest
-from mcp import Client, types
+from mcp import Client
+from mcp_support import NOW, TZ, text_of
 from test_guarded_attempt import FlakyRestores
 
 from assistant.mcp.server import build_server
 from assistant.services import build_services
 from assistant.settings import Settings
 from tools.backends.local import LocalBackend
-from tools.calendar.events import event_from_contract, zone
+from tools.calendar.events import zone
 from tools.journal.journal import Journal
 from tools.store.database import forget_engines, sqlite_engine
 
-TZ = "America/Los_Angeles"
-NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
+anyio_backend = mcp_support.anyio_backend
+settings = mcp_support.settings  # the fixture: a fresh home holding CALENDAR, HOME its address
+
+HOME = "77 Cedar Ln"
 CALENDAR = [
     {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-24T17:00:00-07:00",
      "end": "2025-10-24T17:45:00-07:00", "timezone": TZ},
@@ -39,32 +41,8 @@ UNSURE_CREATE = {"title": "Dentist", "start": "2025-10-24T18:00:00", "end": "202
 UNSURE_DELETE = {"event_id": "ev_book1", "request": "cancel the thing on friday"}
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
-    home = tmp_path / "home"
-    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
-    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND",
-                 "CALENDAR_ASSISTANT_CALENDAR"):
-        monkeypatch.delenv(name, raising=False)
-    backend = LocalBackend(home / "calendar.db", TZ)
-    for raw in CALENDAR:
-        backend.create_event("primary", event_from_contract(raw, TZ))
-    yield Settings(home=home, timezone=TZ, home_address="77 Cedar Ln")
-    forget_engines()
-
-
 def server_for(settings: Settings, **kw: Any) -> Any:
     return build_server(settings, now=lambda: NOW, configured=lambda: None, **kw)
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
 def titles(settings: Settings) -> list[str]:

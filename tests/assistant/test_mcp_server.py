@@ -3,30 +3,34 @@ as the real console script over stdio. Said on Thursday 2025-10-23 09:00 in Los 
 server's clock is fixed: `build_server(now=...)`, `--now` for the console script)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import mcp_support
 import pytest
 from mcp import Client, StdioServerParameters, types
 from mcp.client.context import ClientRequestContext
+from mcp_support import NOW, TZ, text_of
 
 from assistant.cli import main as cli_main
 from assistant.mcp.server import build_server, pre_parse
-from assistant.mcp_tools import UNDO_TOOL
+from assistant.mcp_tools import UNDO_TOOL, input_schema
 from assistant.settings import Settings
 from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend
-from tools.calendar.events import event_from_contract, zone
+from tools.calendar.events import zone
 from tools.specs import all_specs
 from tools.store.database import forget_engines
 
-TZ = "America/Los_Angeles"
-NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
+anyio_backend = mcp_support.anyio_backend
+settings = mcp_support.settings  # the fixture: a fresh home holding CALENDAR, HOME its address
+
 HOME = "77 Cedar Ln, Springfield, IL"
 DESCRIPTION_TOKEN_BUDGET = 4000
 """What the tool list may cost a client's context, counted as JSON characters / 4."""
@@ -40,26 +44,6 @@ CALENDAR = [
      "start": "2025-10-25T10:00:00-07:00", "end": "2025-10-25T11:00:00-07:00", "timezone": TZ},
 ]
 RANGE = {"start": "2025-10-20", "end": "2025-11-10"}
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
-    home = tmp_path / "home"
-    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
-    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND",
-                 "CALENDAR_ASSISTANT_CALENDAR"):
-        monkeypatch.delenv(name, raising=False)
-    backend = LocalBackend(home / "calendar.db", TZ)
-    for raw in CALENDAR:
-        backend.create_event("primary", event_from_contract(raw, TZ))
-    yield Settings(home=home, timezone=TZ, home_address=HOME)
-    forget_engines()
 
 
 def server_for(settings: Settings, reflect: Any = None) -> Any:
@@ -77,10 +61,6 @@ def events(settings: Settings) -> dict[str, dict[str, Any]]:
     return {i: e.to_contract() for i, e in out.items() if e is not None}
 
 
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
-
-
 DENTIST = {"title": "Dentist", "start": "2025-10-31T15:00:00", "end": "2025-10-31T16:00:00"}
 
 
@@ -94,6 +74,7 @@ async def test_tools_come_from_the_specs_with_request_and_annotations(settings: 
     for name, spec in specs.items():
         tool = listed[name]
         assert tool.description == spec.description
+        assert tool.input_schema == input_schema(spec), name  # as written, not rebuilt by the SDK
         required = tool.input_schema.get("required", [])
         assert ("request" in required) == spec.guarded, name
         assert ("confirmed" in tool.input_schema["properties"]) == spec.guarded, name
@@ -112,6 +93,75 @@ async def test_tool_list_stays_under_its_token_budget(settings: Settings) -> Non
         tools = (await client.list_tools()).tools
     size = len(json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tools]))
     assert size / 4 < DESCRIPTION_TOKEN_BUDGET, size
+
+
+# ---------------------------------------------------------------------------- start
+@pytest.mark.anyio
+async def test_the_tool_list_is_served_before_the_store_is_opened(settings: Settings) -> None:
+    """Start is the SDK and the tool specs: the store (and its migrations), the backend and the
+    guard are built on the first call."""
+    async with Client(server_for(settings)) as client:
+        await client.list_tools()
+        assert not settings.state_db.exists()
+        result = await client.call_tool("list_events", RANGE)
+        assert not result.is_error, text_of(result)
+        assert settings.state_db.exists()
+
+
+def test_the_server_module_loads_no_store_guard_or_model_sdk() -> None:
+    """What `calendar-assistant mcp` imports before it answers: the SDK and the tool specs, none
+    of the store (SQLAlchemy, migrations), the guard, the calendar backends or the model SDK
+    (checked in a fresh interpreter, so another test's imports cannot hide one)."""
+    heavy = ("sqlalchemy", "sqlmodel", "alembic", "anthropic", "textual", "googleapiclient",
+             "caldav", "reflection.guard", "assistant.services", "assistant.mcp_calls")
+    code = ("import sys, json, assistant.cli, assistant.mcp.server\n"
+            f"heavy = {heavy!r}\n"
+            "print(json.dumps(sorted(m for m in sys.modules\n"
+            "                        if any(m == h or m.startswith(h + '.') for h in heavy))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == []
+
+
+def left_unfinished_by_a_dead_process(settings: Settings) -> None:
+    """The swim lesson renamed by a turn whose process died before it was judged."""
+    from conftest import make_context
+    from test_recovery import dead_owner
+
+    from assistant.services import build_services
+    from tools.context import ToolCall
+    from tools.journal.journal import Journal
+    from tools.registry import ToolRegistry
+
+    services = build_services(settings, recover=False)
+    journal = Journal(services.journal.engine, services.backend, owner=dead_owner())
+    renamed = ToolRegistry(make_context(services.backend, journal, "turn-dead")).run(
+        ToolCall("1", "update_calendar_event", {"event_id": "ev_swim1", "title": "Renamed"}))
+    assert not renamed.is_error and events(settings)["ev_swim1"]["title"] == "Renamed"
+    forget_engines()
+
+
+@pytest.mark.anyio
+async def test_a_turn_left_unfinished_is_recovered_before_the_first_call(settings: Settings) -> None:
+    left_unfinished_by_a_dead_process(settings)
+    async with Client(server_for(settings)) as client:
+        await client.list_tools()
+        result = await client.call_tool("list_events", RANGE)
+    listed = {e["id"]: e["title"] for e in (result.structured_content or {})["events"]}
+    assert listed["ev_swim1"] == "Swim lesson"
+    assert events(settings)["ev_swim1"]["title"] == "Swim lesson"
+
+
+@pytest.mark.anyio
+async def test_services_that_cannot_be_built_are_said_on_every_call(settings: Settings) -> None:
+    """A setting the store refuses fails the call in words, not the protocol; the next call
+    tries again (the person may have fixed it)."""
+    wrong = dataclasses.replace(settings, calendar_id="nope")
+    async with Client(server_for(wrong)) as client:
+        assert (await client.list_tools()).tools
+        first = await client.call_tool("list_events", RANGE)
+        again = await client.call_tool(UNDO_TOOL, {})
+    for result in (first, again):
+        assert result.is_error and "no calendar 'nope'" in text_of(result), text_of(result)
 
 
 # ---------------------------------------------------------------------------- reads
@@ -204,20 +254,25 @@ async def test_a_series_delete_runs_with_confirmed_true(settings: Settings) -> N
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("answer", [True, False])
+@pytest.mark.parametrize(("action", "answer", "deleted"), [
+    ("accept", True, True), ("accept", False, False), ("decline", None, False)])
 async def test_elicitation_asks_the_person_when_the_client_offers_it(
-        settings: Settings, answer: bool) -> None:
-    asked: list[str] = []
+        settings: Settings, action: Any, answer: bool | None, deleted: bool) -> None:
+    asked: list[types.ElicitRequestFormParams] = []
 
     async def elicit(context: ClientRequestContext, params: Any) -> types.ElicitResult:
-        asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"confirm": answer})
+        asked.append(params)
+        return types.ElicitResult(action=action,
+                                  content=None if answer is None else {"confirm": answer})
 
     async with Client(server_for(settings), mode="legacy", elicitation_callback=elicit) as client:
         result = await client.call_tool("delete_calendar_event", SERIES_DELETE)
-    assert len(asked) == 1 and "Yoga" in asked[0]
-    assert result.is_error is (not answer)
-    assert ("ev_yoga" in events(settings)) is (not answer)
+    assert len(asked) == 1 and "Yoga" in asked[0].message
+    assert asked[0].requested_schema["properties"]["confirm"]["type"] == "boolean"
+    assert result.is_error is (not deleted)
+    assert ("ev_yoga" in events(settings)) is (not deleted)
+    if not deleted:
+        assert "did not confirm" in text_of(result)
 
 
 # ---------------------------------------------------------------------------- undo
