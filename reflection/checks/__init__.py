@@ -23,6 +23,7 @@ from reflection.checks.ids import check_ids
 from reflection.checks.overlaps import check_overlaps
 from reflection.checks.places import check_location_lookups, check_places
 from reflection.checks.provenance import check_provenance
+from reflection.checks.reminders import check_reminders
 from reflection.checks.structure import (
     check_all_parts_done,
     check_create_vs_move,
@@ -49,6 +50,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("start", check_start),
     ("end and length", check_end),
     ("other fields", check_other_fields),
+    ("reminders", check_reminders),
     ("created titles", check_created_titles),
     ("invited addresses", check_invited),
     ("calendar", check_calendar),

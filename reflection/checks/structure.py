@@ -12,6 +12,7 @@ from rapidfuzz import fuzz
 
 from reflection.checks.allowed import Allowed, slots_for
 from reflection.checks.context import CheckContext, WriteCall
+from reflection.checks.dates import unread_date_words
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
 from reflection.reading.request import CREATE_RE, DELETE_RE, Mention
 from reflection.wording import describe_day
@@ -68,7 +69,7 @@ def check_unreferenced(ctx: CheckContext) -> None:
         unnamed.setdefault(key, []).append(write)
     if not unnamed:
         return
-    if len(unnamed) <= _noisy_unmatched(ctx):
+    if len(unnamed) <= _noisy_unmatched(ctx) and not _deletes_swapped(ctx, unnamed):
         for writes in unnamed.values():
             for write in writes:
                 ctx.unsure(write, "the message may name this event in words we cannot place")
@@ -80,6 +81,17 @@ def check_unreferenced(ctx: CheckContext) -> None:
                       f"the message names {', '.join(repr(t) for t in named)}; the call {_verb(write)} "
                       f"'{_title(ctx, write)}', which no part of the message refers to",
                       f"leave '{_title(ctx, write)}' as it was")
+
+
+def _deletes_swapped(ctx: CheckContext, unnamed: dict[str, list[WriteCall]]) -> bool:
+    """Every unnamed write is a delete, and as many deletes the message asks for by a certain
+    name were not carried out: the attempt deleted the wrong events ("delete the school photo day
+    thing" deleting the sport carnival), whatever the words we cannot place may be."""
+    if not all(w.kind == "delete" for writes in unnamed.values() for w in writes):
+        return False
+    deleted = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind == "delete" and not w.failed}
+    asked = {m.ref.best for m in ctx.reading.mentions if m.certain and "delete" in m.verbs and m.ref.best}
+    return len(asked - deleted) >= len(unnamed)
 
 
 def check_named_event(ctx: CheckContext) -> None:
@@ -100,7 +112,40 @@ def check_named_event(ctx: CheckContext) -> None:
                       f"'{certain_other[0].ref.text}' names '{best.title}'; the call {_verb(write)} "
                       f"'{_title(ctx, write)}'", f"use the id of '{best.title}'")
             continue
-        ctx.unsure(write, "more than one event fits the words")
+        if not _day_picks(ctx, write, key, mentions):
+            ctx.unsure(write, "more than one event fits the words")
+
+
+def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Mention]) -> bool:
+    """"cancel the dentist on tuesday" with a dentist on Tuesday and one on Wednesday: the day the
+    words give the event picks one of the events the name fits. A write on another one is proven
+    wrong; a write on that one is settled. Only the day where the event is now counts (a
+    delete's phrases, an update's source or current ones); recurring candidates are left alone."""
+    if len(mentions) != 1 or unread_date_words(ctx):
+        return False
+    mention = mentions[0]
+    roles = ("target", "source", "current") if write.kind == "delete" else ("source", "current")
+    phrases = [p for p in mention.phrases if p.role in roles and p.shift is None and p.day_relative is None]
+    if not phrases:
+        return False
+    allowed = Allowed()
+    for phrase in phrases:
+        slots_for(phrase, None, ctx.tz, allowed, False)
+    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    events = [ctx.case.event(c.key) for c in mention.ref.candidates]
+    if not days or any(e is None or e.recurrence for e in events):
+        return False
+    on_day = [e for e in events if e is not None and as_date(ctx.local(e.start)) in days]
+    if len(on_day) != 1:
+        return False
+    if on_day[0].id == key:
+        return True
+    wanted = on_day[0]
+    ctx.error(write, "event_id", f"'{mention.ref.text}' on {', '.join(p.text for p in phrases)} is "
+              f"'{wanted.title}' ({describe_day(as_date(ctx.local(wanted.start)))}); the call {_verb(write)} "
+              f"'{_title(ctx, write)}'", f"use the id of '{wanted.title}'", phrases[0].text,
+              proof={"named": mention.ref.text, "days": sorted(str(d) for d in days), "picked": wanted.title})
+    return True
 
 
 def _only_other(ctx: CheckContext, mentions: list[Mention], key: str) -> bool:
@@ -204,6 +249,10 @@ def check_series_scope(ctx: CheckContext) -> None:
             if scope == "unknown" and not whole and _day_named(ctx, write, master, mentions):
                 continue  # "swim tmrw → 5:30": the occurrence on the day the person named
             if scope == "unknown":
+                if not whole:
+                    # one occurrence on a day the words do not name is wrong whichever scope
+                    # was meant ("lara won't have english tomorrow" deleting next week's)
+                    _check_occurrence_day(ctx, write, master, mentions)
                 ctx.unsure(write, "it is not said whether one occurrence or the series is meant")
             elif whole and scope == "occurrence":
                 ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
@@ -287,14 +336,15 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     for phrase in phrases:
         slots_for(phrase, None, ctx.tz, allowed, False)
     days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
-    if not days or not ctx.reading.dates_fully_read or len(mentions) != 1:
+    if not days or unread_date_words(ctx) or len(mentions) != 1:
         ctx.unsure(write, "which occurrence is meant is not certain")
         return
     if day not in days:
         want = " or ".join(describe_day(d) for d in sorted(days)[:4])
         ctx.error(write, "event_id", f"the occurrence of '{master.title}' asked for is on {want}; the "
                   f"call {_verb(write)} the one on {describe_day(day)}",
-                  f"use the occurrence on {want}")
+                  f"use the occurrence on {want}", phrases[0].text,
+                  proof={"days": sorted(str(d) for d in days), "occurrence_day": str(day)})
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,|&|\+|/|and|plus|as\s+well\s+as)?\s*(?:,|and)?\s*(?:also\s+)?"

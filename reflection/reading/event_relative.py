@@ -118,6 +118,8 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+REMINDER_BEFORE_RE = re.compile(r"\b(?:remind\w*(?:\s+(?:me|us|them|him|her|everyone))?|reminders?|alerts?|"
+                                r"notif\w*|ping\s+(?:me|us))(?:\s+(?:of|at|for|about\s+it))?\s*$", re.I)
 FREE_HOUR_RE = re.compile(r"\b(?:a|an|one)\s+(?:free|open|spare|clear|empty)\s+hour\b", re.I)
 
 
@@ -133,6 +135,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         near = before + " " + after[:30]
         if re.search(r"\bin\s*$", before, re.I):
             continue  # "in 3 days", "in an hour": counted from now, the resolver's phrase
+        if REMINDER_BEFORE_RE.search(before):
+            continue  # "remind me an hour before": a reminder (reflection.checks.reminders), not a shift
         if re.search(r"\b(ago|from\s+now|from\s+today|from\s+tomorrow)\b", after[:15], re.I):
             continue
         if re.match(r"\s*(?:from|after)\s+(?:this\s+|next\s+)?(?:mon|tue|wed|thu|fri|sat|sun)", after, re.I):

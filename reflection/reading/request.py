@@ -17,6 +17,7 @@ from typing import Literal
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.event_refs import EventRef, find_event_refs
 from reflection.reading.event_relative import (
+    REMINDER_BEFORE_RE,
     SAME_TIME_RE,
     DayRelative,
     Length,
@@ -75,7 +76,7 @@ FREE_TIME_RE = re.compile(
     r"free\b|\bsomewhere\s+(?:free|it\s+fits)|"
     r"\ba\s+free\s+(?:\d+|half|an?|one|two|three|ten|fifteen|twenty|thirty|forty[-\s]?five|ninety)\b|"
     r"\bfree\s+(?:\d+\s*(?:min|mins|minutes|h|hr|hrs|hours?)\b|half\s+(?:an\s+)?hour)|"
-    r"\bwhen(?:ever)?\s+(?:we'?re|we\s+are|i'?m|i\s+am|they'?re|both\s+of\s+us\s+are|everyone(?:'?s|\s+is))"
+    r"\bwhen(?:ever|'?s|\s+is)?\s+(?:we'?re|we\s+are|i'?m|i\s+am|they'?re|both\s+of\s+us\s+are|everyone(?:'?s|\s+is)?)"
     r"\s+(?:both\s+|all\s+)?(?:free|available|not\s+busy)\b|\b(?:both|all)\s+free\b|"
     r"\bwhen\s+nothing(?:'?s|\s+is)?\s+(?:else\s+)?(?:on|booked|scheduled|happening)\b|"
     r"\bnothing\s+else\s+(?:is\s+)?on\b|\bsqueeze\s+(?:it|this|that|them|\w+)\s+in\b|"
@@ -635,6 +636,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         pronoun=bool(PRONOUN_RE.search(text)), group=bool(GROUP_RE.search(text)),
         free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
         uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean,
-        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)],
+        other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)
+                             if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])],
         pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
         same_length=bool(SAME_LENGTH_RE.search(text)))

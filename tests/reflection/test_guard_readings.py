@@ -346,3 +346,57 @@ def test_two_days_named_for_one_all_day_create_bound_its_span() -> None:
     (error,) = wrong.errors
     assert error.proof is not None and "2026-03-07" in error.proof["days_written"]
     assert "2026-03-07" not in error.proof["days_allowed"]
+
+
+# -------------------------------------------------------------------- reminders, days that pick, swapped deletes
+def test_a_reminder_other_than_the_one_asked_is_proven_wrong() -> None:
+    message = "add the dentist friday 3pm, remind me 30 min before"
+    right = judge(message, create(title="Dentist", start="2026-03-06T15:00:00", end="2026-03-06T16:00:00",
+                                  reminders=[30]))
+    assert right.valid
+    wrong = judge(message, create(title="Dentist", start="2026-03-06T15:00:00", end="2026-03-06T16:00:00",
+                                  reminders=[10]))
+    (error,) = wrong.errors
+    assert error.type == "reminder" and error.proof is not None
+    assert (error.proof["reminders_asked"], error.proof["reminders_written"]) == ([30], [10])
+
+
+def test_the_day_before_is_a_reminder_of_a_day_and_none_written_is_wrong() -> None:
+    verdict = judge("add the dentist friday 3pm and remind me the day before",
+                    create(title="Dentist", start="2026-03-06T15:00:00", end="2026-03-06T16:00:00"))
+    assert [(e.proof or {}).get("reminders_asked") for e in verdict.errors] == [[1440]]
+
+
+def test_an_amount_before_in_a_reminder_is_not_a_shift() -> None:
+    verdict = judge("move track practice to 5:40pm and remind me an hour before",
+                    update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00", reminders=[60]))
+    assert verdict.valid and not verdict.llm_needed
+
+
+DENTISTS = [ev("ev_d_leo", "Dentist - Leo", "2026-03-03T15:00:00-08:00", "2026-03-03T16:00:00-08:00"),
+            ev("ev_d_maya", "Dentist - Maya", "2026-03-04T15:00:00-08:00", "2026-03-04T16:00:00-08:00"),
+            ev("ev_fair", "Science fair", "2026-03-05T00:00:00-08:00", "2026-03-05T23:00:00-08:00")]
+
+
+def test_the_day_said_with_a_shared_name_picks_the_event() -> None:
+    wrong = judge("cancel the dentist on tuesday, we'll reschedule",
+                  {"name": "delete_calendar_event", "input": {"event_id": "ev_d_maya"}}, calendar=DENTISTS)
+    (error,) = wrong.errors
+    assert error.type == "event_id" and error.proof is not None and error.proof["picked"] == "Dentist - Leo"
+    right = judge("cancel the dentist on tuesday, we'll reschedule",
+                  {"name": "delete_calendar_event", "input": {"event_id": "ev_d_leo"}}, calendar=DENTISTS)
+    assert right.valid
+
+
+def test_a_delete_of_an_unnamed_event_instead_of_the_named_one_is_proven_wrong() -> None:
+    verdict = judge("delete the science fair thing, it got cancelled",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_d_leo"}}, calendar=DENTISTS)
+    assert [e.type for e in verdict.errors] == ["event_id"]
+
+
+def test_an_occurrence_on_a_day_not_named_is_wrong_whatever_the_scope() -> None:
+    verdict = judge("maya won't have swim tomorrow, take it off",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260312T003000Z"}},
+                    calendar=CAL)
+    scope_free = [e for e in verdict.errors if e.proof and "occurrence_day" in e.proof]
+    assert scope_free and (scope_free[0].proof or {})["occurrence_day"] == "2026-03-11"

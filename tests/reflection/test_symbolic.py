@@ -41,8 +41,9 @@ def test_google_id_rules() -> None:
     bad = check("cancel piano lesson",
                 [{"name": "delete_calendar_event", "input": {"event_id": "ABCDE12345"}}], "google")
     assert error_types(bad) == ["event_id"] and "a-v" in bad.findings[0].issue
+    # "on Tuesday" said on Monday 2025-10-20 is the 21st (CONTRACT 4): its occurrence, by its Google id
     instance = check("cancel piano lesson on Tuesday",
-                     [{"name": "delete_calendar_event", "input": {"event_id": "abcde12345_20251028T220000Z"}}],
+                     [{"name": "delete_calendar_event", "input": {"event_id": "abcde12345_20251021T220000Z"}}],
                      "google")
     assert error_types(instance) == []
     not_an_occurrence = check("cancel piano lesson",

@@ -1,0 +1,101 @@
+"""Reminders against what the person asked (CONTRACT 4 and 5): "remind me 30 min before", "an
+hour before", "the day before" (1440 minutes), "no reminder".
+
+A reminder asked is minutes before the start. A written list that lacks an asked reminder, adds
+one nobody asked for, or a create (or an update that leaves the event's own reminders) with none
+when one was asked, is a `reminder` error. Only the one write of the turn that can carry it is
+judged; with several, which one the reminder belongs to is for judgement.
+"""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from reflection.checks.context import CheckContext, WriteCall
+
+_UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr": 60, "hrs": 60, "hour": 60,
+          "hours": 60, "day": 1440, "days": 1440, "week": 10080, "weeks": 10080}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15,
+            "twenty": 20, "thirty": 30, "forty-five": 45, "forty five": 45, "half an": 0.5, "half a": 0.5}
+_AMOUNT = r"(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?)" \
+          r"\s*(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)"
+ASKED_RE = re.compile(
+    r"\b(?:remind\w*(?:\s+(?:me|us|them|him|her|everyone))?|(?:set\s+|add\s+|with\s+)?an?\s+(?:reminder|alert)|"
+    r"reminders?|alerts?)\s+(?:(?:of|at|for)\s+)?(?:" + _AMOUNT + r"|(?P<day>the\s+day))\s+"
+    r"(?:before|ahead|prior|earlier|beforehand)\b", re.I)
+NONE_RE = re.compile(r"\b(?:no|without|turn\s+off\s+the|remove\s+the|don'?t\s+(?:need|want)\s+a|drop\s+the)\s+"
+                     r"(?:reminders?|alerts?|notifications?)\b", re.I)
+SOME_RE = re.compile(r"\bremind|\breminder|\balert|\bnotif", re.I)
+
+
+def asked_minutes(text: str) -> list[int] | None:
+    """The reminders the message asks for, in minutes before the start; [] for "no reminder";
+    None when it asks for none in words the policy reads."""
+    if NONE_RE.search(text):
+        return []
+    found: list[int] = []
+    for match in ASKED_RE.finditer(text):
+        if match["day"]:
+            found.append(1440)
+            continue
+        raw = re.sub(r"[\s-]+", " ", match["n"].casefold())
+        n = _NUMBERS.get(raw) or _NUMBERS.get(raw.replace(" ", "-")) or float(raw)
+        unit = match["unit"].casefold()
+        found.append(int(timedelta(minutes=n * _UNITS[unit]).total_seconds() // 60))
+    return sorted(set(found)) or None
+
+
+def check_reminders(ctx: CheckContext) -> None:
+    asked = asked_minutes(ctx.reading.text)
+    if asked is None:
+        for write in _carriers(ctx):
+            if write.input.get("reminders"):
+                ctx.unsure(write, "the reminder asked is in words the policy does not read"
+                           if SOME_RE.search(ctx.reading.text) else "it sets a reminder nobody asked for")
+        return
+    carriers = _carriers(ctx)
+    if len(carriers) != 1:
+        for write in carriers:
+            ctx.unsure(write, "which event the reminder is for is not certain")
+        return
+    write = carriers[0]
+    written = _written(ctx, write)
+    if written is None:
+        ctx.unsure(write, "the event's own reminders are not known")
+        return
+    if sorted(set(written)) == asked:
+        return
+    said = "no reminder" if not asked else " and ".join(_words(m) for m in asked) + " before"
+    got = "no reminder" if not written else " and ".join(_words(m) for m in sorted(set(written))) + " before"
+    ctx.error(write, "reminder", f"the person asked for {said}; the call sets {got}",
+              "set the reminders to " + (", ".join(str(m) for m in asked) or "none") + " minutes before",
+              None, proof={"reminders_asked": asked, "reminders_written": sorted(set(written))})
+
+
+def _carriers(ctx: CheckContext) -> list[WriteCall]:
+    return [w for w in ctx.writes if w.kind in ("create", "update") and not w.failed]
+
+
+def _written(ctx: CheckContext, write: WriteCall) -> list[int] | None:
+    """The reminders the event has after the write; None when that cannot be known."""
+    value = write.written("reminders")
+    if value is None and write.kind == "update":
+        event = ctx.event(write.event_id)
+        value = getattr(event, "reminders", None) if event is not None else None
+        if value is None:
+            return None
+    if value is None:
+        return []  # a create with no reminders field: none asked of the calendar
+    if not isinstance(value, list) or not all(isinstance(m, int) and not isinstance(m, bool) for m in value):
+        return None
+    return list(value)
+
+
+def _words(minutes: int) -> str:
+    if minutes and minutes % 1440 == 0:
+        days = minutes // 1440
+        return "a day" if days == 1 else f"{days} days"
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return "an hour" if hours == 1 else f"{hours} hours"
+    return f"{minutes} minutes"
