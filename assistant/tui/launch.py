@@ -2,8 +2,8 @@
 `assistant.commands.chat` and `.demo`).
 
 Kept out of `app.py` so the app itself never reads the environment or starts servers: tests
-build `CalendarApp` with whatever agent they like, and these two functions are the only places
-that decide which agent a person gets.
+build `CalendarApp` with whatever session they like, and these two functions are the only places
+that decide which agent a person's session runs on.
 """
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.session.chat import AgentSession
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from tools.context import ConfirmCallback
 
 if TYPE_CHECKING:
-    from assistant.agent import Agent
     from assistant.scripted.demo import DemoPlan
     from assistant.scripted.fake_anthropic import FakeAnthropicServer
 
@@ -27,16 +27,17 @@ DEMO_MAIN_MODEL = "demo-main-model"
 DEMO_REFLECTION_MODEL = "demo-reflection-model"
 
 
-def chat_app(settings: Settings) -> CalendarApp:
-    """The chat on the configured calendar; the setup screen first when there is no key."""
+def chat_app(settings: Settings, *, animate: bool = True) -> CalendarApp:
+    """The chat on the configured calendar; the setup screen first when there is no key.
+    `animate` off (tests) keeps the cursor and the spinner still."""
     from assistant.model_client import has_credentials
 
-    def factory(confirm: ConfirmCallback) -> Agent:
+    def factory(confirm: ConfirmCallback) -> AgentSession:
         from assistant.app import build_agent
 
-        return build_agent(settings, confirm=confirm)
+        return AgentSession(build_agent(settings, confirm=confirm))
 
-    return CalendarApp(settings, factory, needs_setup=not has_credentials(settings),
+    return CalendarApp(settings, factory, needs_setup=not has_credentials(settings), animate=animate,
                        save_key=lambda key: save_setting(settings, "api_key", key),
                        save_theme=lambda name: save_setting(settings, "theme", name))
 
@@ -91,10 +92,10 @@ def demo_rig(now: datetime | None = None, *, tz_name: str | None = None, chunk_d
     server._router = demo_router(server, steps, script["fallback"])
     server.start()
 
-    def factory(confirm: ConfirmCallback) -> Agent:
-        return build_agent(settings, confirm=confirm, backend=backend, base_url=server.base_url,
-                           reflection_mode="symbolic", lessons=False,
-                           max_retries=0, now=(lambda: clock_now) if clock_now else None)
+    def factory(confirm: ConfirmCallback) -> AgentSession:
+        return AgentSession(build_agent(settings, confirm=confirm, backend=backend, base_url=server.base_url,
+                                        reflection_mode="symbolic", lessons=False, max_retries=0,
+                                        now=(lambda: clock_now) if clock_now else None))
 
     app = CalendarApp(settings, factory, demo=True, prefill=steps[0], animate=animate,
                       demo_steps=steps, demo_banner=demo_banner(steps))

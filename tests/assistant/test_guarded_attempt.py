@@ -25,6 +25,7 @@ from assistant.cli import main as cli_main
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, text, tool
 from assistant.services import Services, build_locations, build_services
 from assistant.session.attempt import GuardedAttempt, UnverifiedChange
+from assistant.session.chat import AgentSession
 from assistant.settings import Settings
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome
@@ -478,10 +479,10 @@ def anyio_backend() -> str:
 
 
 def _window(rig: Rig) -> CalendarApp:
-    def factory(confirm: Any) -> Any:
-        return build_agent(rig.settings, confirm=confirm, backend=rig.backend,
-                           base_url=rig.server.base_url, reflection_mode="symbolic",
-                           now=lambda: NOW, lessons=False, max_retries=0)
+    def factory(confirm: Any) -> AgentSession:
+        return AgentSession(build_agent(rig.settings, confirm=confirm, backend=rig.backend,
+                                        base_url=rig.server.base_url, reflection_mode="symbolic",
+                                        now=lambda: NOW, lessons=False, max_retries=0))
     return CalendarApp(rig.settings, factory, animate=False)
 
 

@@ -326,18 +326,20 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_the_chat_shows_what_recovery_undid(rig: Rig) -> None:
+    from fake_session import FakeSession, factory
+
     from assistant.tui.app import CalendarApp
     from assistant.tui.widgets.messages import NoticeMessage
     from tools.journal.journal import Conflict, RestoredEvent, RollbackReport
 
     swim = rig.event("swim")
-    agent = rig.agent()
-    agent.services.recovered = [
+    recovered = [
         RollbackReport("t1", restored=[RestoredEvent(swim.id, swim, swim)],
                        started_at=datetime(2025, 10, 20, 7, 0, tzinfo=zone(TZ))),
         RollbackReport("t2", failures=[Conflict(swim.id, f"{swim.id} failed", "'Book club' on Thu 23 Oct "
                                                 "at 19:00 could not be put back (503)")])]
-    app = CalendarApp(rig.settings, lambda _confirm: agent, animate=False)
+    session = FakeSession(TZ, datetime(2025, 10, 20).date(), recovered=recovered)
+    app = CalendarApp(rig.settings, factory(session), animate=False)
     async with app.run_test() as pilot:
         await pilot.pause()
         shown = [w.render().plain if hasattr(w.render(), "plain") else str(w.render())

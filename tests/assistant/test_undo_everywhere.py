@@ -33,6 +33,7 @@ from assistant.mcp.server import build_server
 from assistant.mcp_tools import UNDO_TOOL
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, text, tool
 from assistant.services import build_services
+from assistant.session.chat import AgentSession
 from assistant.settings import Settings, load_settings
 from assistant.tui.app import CalendarApp
 from assistant.tui.screens.changes import ChangesScreen
@@ -99,10 +100,10 @@ def mcp_server(settings: Settings) -> Any:
 
 
 def chat(settings: Settings, model: FakeAnthropicServer) -> CalendarApp:
-    def factory(confirm: Any) -> Any:
-        return build_agent(settings, confirm=confirm, base_url=model.base_url,
-                           reflection_mode="symbolic", now=lambda: NOW, lessons=False,
-                           max_retries=0)
+    def factory(confirm: Any) -> AgentSession:
+        return AgentSession(build_agent(settings, confirm=confirm, base_url=model.base_url,
+                                        reflection_mode="symbolic", now=lambda: NOW, lessons=False,
+                                        max_retries=0))
     return CalendarApp(settings, factory, animate=False)
 
 

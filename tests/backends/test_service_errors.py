@@ -237,6 +237,7 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.session.chat import AgentSession
     from assistant.tui.app import CalendarApp
     from assistant.tui.widgets.messages import NoticeMessage
 
@@ -244,7 +245,7 @@ async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkey
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
     settings = Settings(home=home, timezone=PERSON_TZ, api_key="test-key", backend="caldav",
                         caldav_url=f"http://127.0.0.1:{closed_port()}/dav/")
-    app = CalendarApp(settings, lambda confirm: build_agent(settings, confirm=confirm), animate=False)
+    app = CalendarApp(settings, lambda confirm: AgentSession(build_agent(settings, confirm=confirm)), animate=False)
     async with app.run_test(size=(120, 34)) as pilot:
         for _ in range(50):
             await pilot.pause()
@@ -252,7 +253,7 @@ async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkey
             if any(n.startswith("Could not") for n in notices):
                 break
     forget_engines()
-    assert app.agent is None
+    assert app.session is None
     assert notices[-1] == f"Could not start the assistant: {DOWN}"
     for notice in notices:
         assert_plain(notice)

@@ -1,5 +1,7 @@
-"""The first run with no key: how to get going, and a pasted key saved."""
+"""The first run with no key: how to get going, and a pasted key checked and saved."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,13 +30,16 @@ ANTHROPIC_BASE_URL=http://localhost:11434 calendar-assistant
 
 
 class SetupScreen(Screen[str | None]):
-    """First run with no key: how to get going instead of a traceback; may save a pasted key."""
+    """First run with no key: how to get going instead of a traceback. A pasted key is saved
+    with `save_key` (to the config file) and the screen is dismissed with it, so the app can
+    start the assistant."""
 
     BINDINGS = [Binding("escape", "quit_app", "Quit")]
 
-    def __init__(self, config_path: str) -> None:
+    def __init__(self, config_path: str, save_key: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self.config_path = config_path
+        self.save_key = save_key
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -57,6 +62,13 @@ class SetupScreen(Screen[str | None]):
         if any(ch.isspace() for ch in key) or len(key) < 8:
             self.query_one("#setup-error", Static).update("That does not look like an API key.")
             return
+        try:
+            if self.save_key is not None:
+                self.save_key(key)
+        except Exception as exc:  # noqa: BLE001 - a config file we cannot write is a notice
+            self.notify(f"Could not save the key: {exc}", severity="error")
+        else:
+            self.notify("API key saved.")
         self.dismiss(key)
 
     def action_quit_app(self) -> None:

@@ -1,7 +1,7 @@
-"""The chat's building blocks, one a file: the transcript's lines, a turn (reply, working state,
-cards, outcome), an undo, the agenda.
+"""The chat's building blocks, one a file: the conversation and its lines, a turn (reply, working
+state, cards, outcome), an undo, the agenda.
 
-Every method here runs on the UI thread; the worker thread reaches them only through
-`App.call_from_thread` (see `assistant.tui.app.TurnBridge`), because Textual widgets are not
-thread-safe.
+Their methods run on the UI thread; a worker thread reaches them only through
+`assistant.tui.ui_thread.call_ui` (the turn's `assistant.tui.turns.TurnBridge`, the agenda's own
+loader), because Textual widgets are not thread-safe.
 """

@@ -1,4 +1,4 @@
-"""The agenda beside the chat: today and the coming days."""
+"""The agenda beside the chat: today and the coming days, loaded from the session."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -6,17 +6,22 @@ from datetime import date, timedelta
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from assistant.session.chat import ChatSession
 from assistant.tui.formatting import event_day, short_time
+from assistant.tui.ui_thread import call_ui
+from tools.backends.errors import person_message
 from tools.calendar.events import Event
 from tools.calendar.wording import day_label
 
 
 class AgendaPanel(VerticalScroll):
-    """Today and the coming days from the backend; refreshed after every change."""
+    """Today and the coming days from the calendar; reloaded after every change, with the events
+    the last change touched marked."""
 
     def __init__(self, tz_name: str, days: int = 7, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -24,6 +29,26 @@ class AgendaPanel(VerticalScroll):
         self.days = days
         self.border_title = "Agenda"
         self.events: list[Event] = []
+        self.highlight: set[str] = set()
+
+    def reload(self, session: ChatSession, highlight: set[str] | None = None) -> None:
+        """Load the days again; `highlight`, when given, replaces the marked events (a reload
+        for its own sake keeps the last change's marks)."""
+        if highlight is not None:
+            self.highlight = set(highlight)
+        self._load(session, set(self.highlight))
+
+    @work(thread=True, exclusive=True, group="agenda")
+    def _load(self, session: ChatSession, highlight: set[str]) -> None:
+        """A worker thread: a calendar service may be slow, and the chat must not wait for it.
+        The agenda is a side panel: what fails is said in the panel, never a crash."""
+        try:
+            events = session.agenda(self.days)
+            today = session.today()
+        except Exception as exc:  # noqa: BLE001 - the agenda is a side panel; never crash on it
+            call_ui(self.app, self.show_error, person_message(exc, "list the agenda"))
+            return
+        call_ui(self.app, self.show, events, today, highlight)
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", classes="agenda-body")

@@ -17,8 +17,10 @@ import pytest
 from textual.screen import Screen
 from textual.widgets import Input, Markdown, Static
 
+from assistant.agent import Agent
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
+from assistant.session.chat import AgentSession
 from assistant.settings import Settings, load_settings, save_setting
 from assistant.tui.app import CalendarApp
 from assistant.tui.formatting import describe_outcome, when_label
@@ -93,12 +95,15 @@ class Rig:
     settings: Settings
     deltas: list[str]
     statuses: list[str]
+    agents: list[Agent] = dataclasses.field(default_factory=list)
 
     def app(self, **kw: Any) -> CalendarApp:
-        def factory(confirm: Any) -> Any:
-            return build_agent(self.settings, confirm=confirm, backend=self.backend,
-                               base_url=self.server.base_url, reflection_mode="symbolic",
-                               now=lambda: NOW, lessons=False, max_retries=0)
+        def factory(confirm: Any) -> AgentSession:
+            agent = build_agent(self.settings, confirm=confirm, backend=self.backend,
+                                base_url=self.server.base_url, reflection_mode="symbolic",
+                                now=lambda: NOW, lessons=False, max_retries=0)
+            self.agents.append(agent)  # a test may look at what the agent remembers
+            return AgentSession(agent)
         return CalendarApp(self.settings, factory, animate=False, **kw)
 
     def start(self, event_id: str) -> str | None:
@@ -154,7 +159,7 @@ async def settle(pilot: Any) -> None:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        if not app.turn_running and all(w.is_finished for w in app.workers):
+        if not app.turns.running and all(w.is_finished for w in app.workers):
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the app did not settle")
@@ -170,6 +175,11 @@ async def wait_for_screen(pilot: Any, kind: type) -> Any:
 
 def texts(app: CalendarApp, kind: type) -> list[str]:
     return [w.plain for w in app.query(kind)]
+
+
+def texts_of(app: CalendarApp, kind: type[Static]) -> list[str]:
+    """What widgets that render their own text (a message, a notice) show."""
+    return [str(w.render()) for w in app.query(kind)]
 
 
 # ----------------------------------------------------------------------------- turns
@@ -284,8 +294,7 @@ async def test_multi_delete_waits_for_the_person(rig: Rig) -> None:
         await pilot.pause(0.2)
         # The worker is blocked on the answer: nothing is deleted yet, the turn is still running.
         assert rig.start("ev_book1") is not None and rig.start("ev_piano1") is not None
-        assert app.turn_running
-        assert app.query_one(WorkingIndicator).label == "waiting for your answer…"
+        assert app.query_one(WorkingIndicator).label == "waiting for your answer…"  # still running
         await pilot.press("y")
         await settle(pilot)
         assert rig.start("ev_book1") is None and rig.start("ev_piano1") is None
@@ -319,12 +328,15 @@ async def test_network_error_is_a_notice_and_retry_works(rig: Rig) -> None:
         await settle(pilot)
         [badge] = app.query(OutcomeBadge)
         assert badge.outcome.kind == "error" and "rate limiting" in badge.plain
-        assert app.last_failed == "what's on Sunday?"
         await pilot.press("ctrl+r")
         await settle(pilot)
         views = list(app.query(TurnView))
         assert len(views) == 2 and views[-1].reply.source == "Nothing on Sunday."
-        assert app.last_failed is None
+        assert texts_of(app, UserMessage) == ["what's on Sunday?"] * 2  # the failed request, again
+        await send(pilot, "/retry")  # it went through: nothing is left to retry
+        await settle(pilot)
+        assert len(app.query(TurnView)) == 2
+        assert any("Nothing to retry" in str(n.message) for n in app._notifications)
 
 
 # ----------------------------------------------------------------------------- screens
@@ -361,9 +373,8 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
     settings = load_settings()
-    app = chat_app(settings)
+    app = chat_app(settings, animate=False)
     assert app.needs_setup
-    app.show_motion = False
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await wait_for_screen(pilot, SetupScreen)
         text = screen.query_one("Markdown").source
@@ -372,7 +383,8 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
         await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, SetupScreen)
-        assert app.agent is not None
+        assert app.session is not None
+        assert any("API key saved" in str(n.message) for n in app._notifications)
     assert 'api_key = "sk-ant-test-1234"' in (tmp_path / "config.toml").read_text()
     assert load_settings().api_key == "sk-ant-test-1234"
     assert (tmp_path / "config.toml").stat().st_mode & 0o777 == 0o600  # it holds a secret
@@ -503,11 +515,12 @@ async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Pat
     home.mkdir()
     (home / "calendar.db").write_bytes(b"not a database at all " * 100)
     settings = Settings(home=home, timezone=TZ, api_key="test-key")
-    app = CalendarApp(settings, lambda confirm: build_agent(settings, confirm=confirm), animate=False)
+    app = CalendarApp(settings, lambda confirm: AgentSession(build_agent(settings, confirm=confirm)),
+                      animate=False)
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
         notices = [str(w.render()) for w in app.query(NoticeMessage)]
-    assert app.agent is None
+    assert app.session is None
     assert any(str(home / "calendar.db") in n and "not a usable SQLite database" in n for n in notices), notices
 
 
@@ -550,7 +563,7 @@ async def test_no_tool_name_event_id_or_rrule_reaches_the_transcript(rig: Rig) -
             assert spec.name not in shown, spec.name
         assert "FREQ=" not in shown and "RRULE" not in shown and "BYDAY" not in shown
         ids = [e.id for e in rig.backend.list_events("primary", NOW, NOW + timedelta(days=30))]
-        created = [c.event.id for r in app.reports for c in r.cards]
+        created = [c.event.id for v in app.query(TurnView) if v.report for c in v.report.cards]
         assert created and all(i not in shown for i in created + ids)
 
 
@@ -601,12 +614,13 @@ async def test_clear_starts_a_fresh_conversation(rig: Rig) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await send(pilot, "what's on?")
         await settle(pilot)
-        before = app.agent.history.conversation_id  # type: ignore[union-attr]
+        [agent] = rig.agents
+        before = agent.history.conversation_id
         await send(pilot, "/clear")
         await settle(pilot)
         assert not app.query(TurnView) and not app.query(UserMessage)
-        assert app.agent.history.conversation_id != before  # type: ignore[union-attr]
-        assert app.agent.history.messages() == []  # type: ignore[union-attr]
+        assert agent.history.conversation_id != before
+        assert agent.history.messages() == []
         await send(pilot, "hello again")
         await settle(pilot)
         sent = rig.server.requests[-1].body["messages"]
@@ -661,7 +675,7 @@ async def test_theme_is_remembered_in_the_config(tmp_path: Path, monkeypatch: py
 
 
 def test_screenshots_go_home_when_there_is_no_downloads_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from assistant.tui.app import screenshot_dir
+    from assistant.tui.screenshots import screenshot_dir
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path / "Downloads"))  # does not exist

@@ -1,7 +1,7 @@
 """Snapshot tests of the TUI (pytest-textual-snapshot): the main screen, a corrected turn, the
 findings panel and the setup screen.
 
-They run against a fake agent that returns fixed `TurnReport`s built from the real dataclasses,
+They run against a fake session that returns fixed `TurnReport`s built from the real dataclasses,
 so a snapshot changes only when the *screen* changes, not when the guard's wording does (the
 functional tests in test_tui.py drive the real agent). Everything is deterministic: a fixed
 "now", no cursor blink, no spinner (`animate=False`), no clock in the header.
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_session import FakeSession, factory
 
 from assistant.report import Attempt, TurnReport
 from assistant.settings import Settings
@@ -74,47 +75,17 @@ def corrected_report() -> TurnReport:
     return TurnReport("turn1", REQUEST, attempts=[first, second], reply=second.reply)
 
 
-class FakeAgent:
-    """The agent API the app codes against, answering from fixed reports."""
-
-    def __init__(self, settings: Settings, reports: list[TurnReport]) -> None:
-        from assistant.history import History
-        from assistant.services import build_services
-        from tools.store.database import sqlite_engine
-
-        self.settings = settings
-        self.services = build_services(settings)  # a real, empty local calendar in tmp_path
-        self.history = History(sqlite_engine(settings.state_db))
-        self.reports = list(reports)
-        self.events = list(AGENDA)
-
-    def run_turn(self, message: str, observer: Any) -> TurnReport:
-        observer.on_status("checking the change…")
-        report = self.reports.pop(0)
-        self.events = [SWIM_RIGHT if e.id == "ev_swim1" else e for e in self.events]
-        return report
-
-    def undo_last(self) -> RollbackReport | None:
-        return None
-
-    def agenda(self, days: int = 7) -> list[Event]:
-        return sorted(self.events, key=lambda e: e.start_instant)
-
-    def now(self) -> datetime:
-        return NOW
-
-    def history_for_display(self) -> list[tuple[str, str]]:
-        return []
-
-
 def make_app(tmp_path: Path, *, needs_setup: bool = False, prefill: str = REQUEST) -> CalendarApp:
     settings = Settings(home=tmp_path, timezone=TZ, api_key=None if needs_setup else "k")
     if needs_setup:
         return CalendarApp(settings, lambda confirm: None,  # type: ignore[arg-type,return-value]
                            prefill=prefill, needs_setup=True, animate=False)
-    agent = FakeAgent(settings, [corrected_report()])
-    return CalendarApp(settings, lambda confirm: agent, prefill=prefill, needs_setup=needs_setup,
-                       animate=False)
+
+    def moved(session: FakeSession) -> None:  # the agenda after the turn shows the swim moved
+        session.events = [SWIM_RIGHT if e.id == "ev_swim1" else e for e in session.events]
+
+    session = FakeSession(TZ, NOW.date(), reports=[corrected_report()], events=AGENDA, on_send=moved)
+    return CalendarApp(settings, factory(session), prefill=prefill, needs_setup=needs_setup, animate=False)
 
 
 async def settle(pilot: Any) -> None:

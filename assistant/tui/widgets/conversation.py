@@ -1,0 +1,88 @@
+"""The conversation: what was said before, each request and its turn, notices, undos."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
+
+from assistant.tui.widgets.messages import NoticeMessage, UserMessage
+from assistant.tui.widgets.turn import TurnView
+from assistant.tui.widgets.undo import UndoView
+from tools.journal.changes import RedoReport
+from tools.journal.journal import RollbackReport
+from tools.masking import mask_secrets
+
+
+def welcome(tz_name: str) -> Text:
+    """The first line of every conversation: what to do, and how to read the answers."""
+    text = Text()
+    text.append("Hi! Tell me what to add, move or cancel. ", style="bold")
+    text.append(f"Times are shown in {tz_name}. Every change is checked against "
+                "what you said before you see it, and the badge under it says how sure I am. "
+                "F1 for help.")
+    return text
+
+
+class Conversation(VerticalScroll):
+    """The scrolling transcript. It starts with the welcome and follows the newest line: every
+    addition scrolls it into view, as a chat does, until the person scrolls up to read."""
+
+    def __init__(self, welcome: Text, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.welcome = welcome
+
+    def compose(self) -> ComposeResult:
+        yield NoticeMessage(self.welcome, classes="welcome")
+
+    def show_past(self, history: list[tuple[str, str]]) -> None:
+        """The resumed conversation, dimmed as past (replies are Markdown, as they were shown)."""
+        for role, text in history:
+            if role == "user":
+                self.mount(UserMessage(text, classes="past"))
+            else:
+                self.mount(Markdown(text, classes="past-reply"))
+
+    def show_recovered(self, reports: list[RollbackReport]) -> None:
+        """What start-up recovery undid (or could not) before this window opened, in words: a
+        notice in the conversation and a notification, one per unfinished request."""
+        for report in reports:
+            text = report.notice()
+            self.add_notice(text, error=not report.complete)
+            if report.complete:
+                self.notify(text, title="Unfinished request undone", timeout=10)
+
+    def add_notice(self, text: str, error: bool = False) -> None:
+        """A line from the app itself; an error is also a notification, so it is not missed.
+        Secrets are masked: an exception's text may carry a key or a password."""
+        text = mask_secrets(text)
+        self.mount(NoticeMessage(Text(text), classes="notice -error" if error else "notice"))
+        self.follow()
+        if error:
+            self.notify(text, severity="error")
+
+    def add_request(self, message: str, tz_name: str, *, animate: bool) -> TurnView:
+        """The person's message and the view its turn fills in as it runs."""
+        view = TurnView(message, tz_name, animate=animate, classes="turn")
+        self.mount(UserMessage(message, classes="user"))
+        self.mount(view)
+        self.follow()
+        return view
+
+    async def add_undo(self, result: RollbackReport | RedoReport, tz_name: str, *, redo: bool) -> None:
+        await self.mount(UndoView(result, tz_name, redo=redo, classes="undo"))
+        self.follow()
+
+    def restart(self) -> None:
+        """A new conversation: only the welcome again."""
+        self.remove_children()
+        self.mount(NoticeMessage(self.welcome, classes="welcome"))
+
+    def follow(self) -> None:
+        """Keep the newest message in view (after the next refresh, once it has a size), and
+        stay there while the window is resized or the reply grows (Textual's anchor, released
+        when the person scrolls up to read)."""
+        self.anchor()
+        self.app.call_after_refresh(self.scroll_end, animate=False)
