@@ -268,7 +268,7 @@ def _best_single(ctx: CheckContext, phrases: list[Phrase], current: Event | None
 
 def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdict: Judgement,
               allowed: Allowed, certain: bool) -> None:
-    if not verdict.exact:
+    if not verdict.exact and not _free_slot_asked(ctx, start):
         ctx.unsure(write, "the phrases do not pin the start down")
     phrase = verdict.matched
     if phrase is None:
@@ -292,6 +292,20 @@ def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdi
                     f"'{relative[0].text}' is relative and no calculate_datetime call worked it out "
                     "before the write (the date is right)",
                     "call calculate_datetime for relative dates", relative[0].text)
+
+
+FREE_SLOT_HOURS = (7, 21)
+"""Where a free slot asked for "on Thursday" may lie: any free time at an hour people book."""
+
+
+def _free_slot_asked(ctx: CheckContext, start: date | datetime) -> bool:
+    """"find us a free 20 min on thursday and book the call": any free slot inside the words'
+    window is right, so a start that fits it needs no more pinning. Whether it is free is the
+    overlap check's (an error when a free time was asked), its length the end check's."""
+    if not ctx.reading.free_time_asked or not isinstance(start, datetime):
+        return False
+    local = start.astimezone(ctx.tz)
+    return FREE_SLOT_HOURS[0] <= local.hour and (local.hour, local.minute) < (FREE_SLOT_HOURS[1], 1)
 
 
 def _bare_clock(phrase: Phrase) -> bool:

@@ -242,9 +242,9 @@ def _nth(month: int, wd: int, n: int, shift: int = 0) -> HolidayFn:
 
 HOLIDAYS: list[tuple[str, HolidayFn]] = [
     (r"christmas\s+eve|xmas\s+eve", _fixed(12, 24)),
-    (r"christmas(?:\s+day)?|xmas", _fixed(12, 25)),
+    (r"christmas(?!\s+eve)(?:\s+day)?|xmas(?!\s+eve)", _fixed(12, 25)),
     (r"new\s+year'?s?\s+eve", _fixed(12, 31)),
-    (r"new\s+year'?s?(?:\s+day)?", _fixed(1, 1)),
+    (r"new\s+year(?!'?s?\s+eve)'?s?(?:\s+day)?", _fixed(1, 1)),
     (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july|4th\s+of\s+july|july\s+4th", _fixed(7, 4)),
     (r"hall?owe'?en", _fixed(10, 31)),
     (r"valentine'?s?(?:\s+day)?", _fixed(2, 14)),
@@ -253,7 +253,7 @@ HOLIDAYS: list[tuple[str, HolidayFn]] = [
     (r"(?:international\s+)?workers'?\s+day|may\s+day", _fixed(5, 1)),
     (r"veterans'?\s+day", _fixed(11, 11)),
     (r"juneteenth", _fixed(6, 19)),
-    (r"easter(?:\s+sunday)?", _easter),
+    (r"easter(?!\s+monday)(?:\s+sunday)?", _easter),
     (r"easter\s+monday", lambda y: _easter(y) + timedelta(days=1)),
     (r"good\s+friday", lambda y: _easter(y) - timedelta(days=2)),
     (r"thanksgiving(?:\s+day)?", _nth(11, 3, 4)),

@@ -504,7 +504,10 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
             # half an hour later") continues the last group; one of its own is context only
             words = text[clause[0]:item.start_index]
             changes = bool(_verbs(words)) or item.shift is not None or item.day_relative is not None
-            if not (re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) and changes):
+            # "dinner at oma's is at 7, right? she wants us an hour earlier": a shift in a later
+            # sentence that names no event of its own moves the one event named so far
+            alone = item.shift is not None and len({m.ref.best for m in mentions}) == 1
+            if not ((re.search(r"\b(?:it|them|that|this|those|these)\b", words, re.I) or alone) and changes):
                 continue
             group = last_group
         if not group:
@@ -588,6 +591,24 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
     return [swap.get(id(p), p) for p in phrases]
 
 
+SAME_AMOUNT_RE = re.compile(r"\b(?:by\s+)?the\s+same\s+(?:amount|time\s+difference)\b|\bsame\s+amount\b", re.I)
+
+
+def _same_amount(text: str, mentions: list[Mention], phrases: list[Phrase]) -> None:
+    """"brunch is an hour later tomorrow, and push the movie back by the same amount": the one
+    shift of the message moves the event said with "the same amount" too (CONTRACT 4: each event
+    named is shifted relative to its own time)."""
+    shifts = [p for p in phrases if p.shift is not None and p.role == "target"]
+    if len(shifts) != 1:
+        return
+    for mention in mentions:
+        if mention.targets or not mention.certain:
+            continue
+        after = text[mention.ref.end:mention.clause[1]]
+        if SAME_AMOUNT_RE.search(after):
+            mention.phrases.append(shifts[0])
+
+
 def _own_verbs(text: str, mentions: list[Mention]) -> None:
     """Each mention's own verbs: the words from the previous mention up to the next one ("cancel
     the haircut and move the vet": the vet moves); a list item with none inherits its neighbour's."""
@@ -630,6 +651,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
     for mention in mentions:
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]
     phrases = _identifying_days(text, mentions, phrases, calendar, resolution)
+    _same_amount(text, mentions, phrases)
     return RequestReading(
         text=text, resolution=resolution, mentions=mentions, unmatched=unmatched, phrases=phrases,
         lengths=lengths, verbs=_verbs(text), scope=_scope(text),

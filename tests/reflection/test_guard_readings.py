@@ -400,3 +400,36 @@ def test_an_occurrence_on_a_day_not_named_is_wrong_whatever_the_scope() -> None:
                     calendar=CAL)
     scope_free = [e for e in verdict.errors if e.proof and "occurrence_day" in e.proof]
     assert scope_free and (scope_free[0].proof or {})["occurrence_day"] == "2026-03-11"
+
+
+# -------------------------------------------------------------------- right changes settled in code
+def test_a_free_slot_inside_the_day_asked_is_settled_and_a_busy_one_is_not() -> None:
+    message = "find us a free 20 min on tuesday and book the call with the contractor"
+    free = judge(message, create(title="Call with the contractor", start="2026-03-03T10:00:00",
+                                 end="2026-03-03T10:20:00"))
+    assert free.valid and not free.llm_needed
+    busy = judge(message, create(title="Call with the contractor", start="2026-03-03T12:10:00",
+                                 end="2026-03-03T12:30:00"))
+    assert [e.type for e in busy.errors] == ["conflict"]
+
+
+def test_the_same_amount_moves_the_second_event_by_the_first_shift() -> None:
+    message = "the school concert is an hour later, and push the family dinner back by the same amount"
+    right = judge(message, update("ev_concert", start="2026-03-06T19:00:00", end="2026-03-06T20:00:00"),
+                  update("ev_dinner", start="2026-03-06T20:30:00", end="2026-03-06T22:00:00"))
+    assert right.valid and not right.llm_needed
+    wrong = judge(message, update("ev_concert", start="2026-03-06T19:00:00", end="2026-03-06T20:00:00"),
+                  update("ev_dinner", start="2026-03-06T21:30:00", end="2026-03-06T23:00:00"))
+    assert [e.call_index for e in wrong.errors] == [1]
+
+
+def test_new_years_eve_is_the_31st_not_new_years_day() -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from reflection.dates.resolver import resolve
+
+    found = resolve("dinner is new year's eve at 7", datetime(2026, 12, 20, 10, tzinfo=ZoneInfo("Europe/Berlin")),
+                    "Europe/Berlin")
+    days = {c.start.date() for e in found.expressions for c in e.candidates}  # type: ignore[union-attr]
+    assert days == {datetime(2026, 12, 31).date()}
