@@ -9,10 +9,12 @@ it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.request import Phrase, one_group
+from reflection.reading.event_refs import is_content
+from reflection.reading.request import Phrase, one_group, phrase_kind
 
 
 @dataclass
@@ -40,6 +42,10 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
         claimed = {p.start_index for m in reading.mentions if m.ref.keys() & touched for p in m.phrases}
         free = [p for p in all_targets if p.start_index not in claimed]
         creates = [w for w in ctx.writes if w.kind == "create"]
+        if len(creates) > 1 and free:
+            own = _own_phrase(ctx, write, creates, free)
+            if own is not None:
+                return Binding([own], True)
         certain = reading.clean_binding and len(creates) == 1 and bool(free) and one_group(free)
         return Binding(_dedupe(free or all_targets), certain)
     mentions = ctx.mentions_for(write.event_id)
@@ -53,9 +59,34 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
         return Binding([], False)
     # a second mention of the same event with no phrase of its own ("track practice ... maya has
     # a thing", where Maya's name is in the title) adds no other place for it to go
-    speaking = [m for m in mentions if m.targets]
+    speaking = {tuple(p.start_index for p in m.targets) for m in mentions if m.targets}
+    # two names of one event sharing one phrase ("doctor for dadi pushed 2 hrs") are one mention
     certain = (reading.clean_binding and len(speaking) == 1 and one_group(targets))
     return Binding(targets, certain)
+
+
+def _title_at(text: str, title: str) -> int | None:
+    """Where the message says a word of the created title ("plumber" in "mon 4-6 for the plumber")."""
+    words = [w for w in re.findall(r"[a-z]{3,}", title.casefold()) if is_content(w)]
+    found = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}", text, re.I)]
+    return min(found) if found else None
+
+
+def _own_phrase(ctx: CheckContext, write: WriteCall, creates: list[WriteCall], free: list[Phrase]) -> Phrase | None:
+    """"mon 4-6 for the plumber, and tues 10-11 for the cable guy": with several creates, each
+    create's phrase is the one nearest to where the message names it; settled only when every
+    create has its own phrase, each phrase one day and time, and no two creates share one."""
+    if len(free) != len(creates) or any(phrase_kind(p) != "datetime" for p in free):
+        return None
+    picks: dict[int, Phrase] = {}
+    for create in creates:
+        at = _title_at(ctx.reading.text, str(create.written("title") or ""))
+        if at is None:
+            return None
+        picks[id(create)] = min(free, key=lambda p: min(abs(p.start_index - at), abs(p.end_index - at)))
+    if len({id(p) for p in picks.values()}) != len(creates):
+        return None
+    return picks[id(write)]
 
 
 def anchored_elsewhere(ctx: CheckContext, write: WriteCall) -> bool:

@@ -433,3 +433,20 @@ def test_new_years_eve_is_the_31st_not_new_years_day() -> None:
                     "Europe/Berlin")
     days = {c.start.date() for e in found.expressions for c in e.candidates}  # type: ignore[union-attr]
     assert days == {datetime(2026, 12, 31).date()}
+
+
+def test_two_names_of_one_event_sharing_a_shift_bind_it_for_certain() -> None:
+    cal = [ev("ev_doc", "Doctor - Dadi", "2026-03-03T11:00:00-08:00", "2026-03-03T11:30:00-08:00")]
+    verdict = judge("doctor for dadi pushed 2 hrs", update("ev_doc", start="2026-03-03T13:00:00",
+                                                           end="2026-03-03T13:30:00"), calendar=cal)
+    assert verdict.valid and not verdict.llm_needed
+
+
+def test_each_of_several_creates_takes_the_phrase_said_beside_its_title() -> None:
+    message = "mon 4-6pm for the plumber, and tues 10-11am for the cable guy"
+    right = judge(message, create(title="Plumber", start="2026-03-02T16:00:00", end="2026-03-02T18:00:00"),
+                  create(title="Cable guy", start="2026-03-03T10:00:00", end="2026-03-03T11:00:00"), calendar=[])
+    assert right.valid and not right.llm_needed
+    swapped = judge(message, create(title="Plumber", start="2026-03-03T10:00:00", end="2026-03-03T11:00:00"),
+                    create(title="Cable guy", start="2026-03-02T16:00:00", end="2026-03-02T18:00:00"), calendar=[])
+    assert not swapped.valid
