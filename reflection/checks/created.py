@@ -80,6 +80,14 @@ def check_created_titles(ctx: CheckContext) -> None:
             continue
         title = str(write.written("title") or "")
         title_words = [w for w in _words(title) if w not in GENERIC]
+        quoted = _quoted_title(ctx)
+        if quoted is not None and len([w for w in ctx.writes if w.kind == "create"]) == 1:
+            missing = [w for w in _words(quoted) if w not in GENERIC and not _said(w, set(_words(title)))]
+            if missing:
+                ctx.error(write, "other", f"the person gave the title '{quoted}'; the call's title '{title}' "
+                          f"leaves out {', '.join(repr(m) for m in missing)}", f"title it '{quoted}'", quoted,
+                          proof={"title_given": quoted, "title_written": title, "missing": missing})
+                continue
         proof = _other_person(ctx.reading.text, title, people)
         if proof is not None:
             ctx.error(write, "other", f"the message asks for {proof['owner'].title()}'s {proof['thing']}; the "
@@ -91,6 +99,19 @@ def check_created_titles(ctx: CheckContext) -> None:
             ctx.unsure(write, "the title has words the message does not say: " + ", ".join(unsaid[:3]))
         elif _owner_missing(ctx.reading.text, title):
             ctx.unsure(write, "the title leaves out whose it is")
+
+
+QUOTED_AFTER_CREATE_RE = re.compile(
+    r"\b(?:add|book|create|schedule|put|pencil\s+in|set\s+up|make)\s+(?:(?:an?\s+)?(?:event|entry|appointment)\s+"
+    r"(?:called|named|titled)\s+)?(?:^|(?<=\s))['\"\u2018\u201c](?P<q>[^'\"\u2018\u2019\u201c\u201d\n]{2,60}?)"
+    r"['\"\u2019\u201d](?=[\s,.!?;:]|$)", re.I)
+
+
+def _quoted_title(ctx: CheckContext) -> str | None:
+    """"add 'dentist \u2013 owen' for nov 20": a title the person wrote out, in quotes, right
+    after asking for the event; the created title must carry its words."""
+    found = [m["q"].strip() for m in QUOTED_AFTER_CREATE_RE.finditer(ctx.reading.text)]
+    return found[0] if len(found) == 1 else None
 
 
 def _other_person(text: str, title: str, people: set[str]) -> dict[str, Any] | None:

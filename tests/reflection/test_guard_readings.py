@@ -450,3 +450,26 @@ def test_each_of_several_creates_takes_the_phrase_said_beside_its_title() -> Non
     swapped = judge(message, create(title="Plumber", start="2026-03-03T10:00:00", end="2026-03-03T11:00:00"),
                     create(title="Cable guy", start="2026-03-02T16:00:00", end="2026-03-02T18:00:00"), calendar=[])
     assert not swapped.valid
+
+
+def test_a_title_given_in_quotes_must_be_the_title_written() -> None:
+    message = "add 'dentist – owen' for friday at 2:30pm. olivia's is the week after i think"
+    wrong = judge(message, create(title="Dentist - Olivia", start="2026-03-06T14:30:00", end="2026-03-06T15:30:00"),
+                  calendar=[])
+    (error,) = wrong.errors
+    assert error.proof is not None and error.proof["missing"] == ["owen"]
+    right = judge(message, create(title="Dentist – Owen", start="2026-03-06T14:30:00", end="2026-03-06T15:30:00"),
+                  calendar=[])
+    assert right.valid
+
+
+def test_the_day_after_tmrw_is_the_day_after_tomorrow() -> None:
+    verdict = judge("day after tmrw can we do a family picnic at 10 in the morning",
+                    create(title="Family picnic", start="2026-03-04T10:00:00", end="2026-03-04T12:00:00"), calendar=[])
+    assert verdict.valid
+
+
+def test_when_neither_of_us_has_anything_is_a_free_time_ask() -> None:
+    verdict = judge("i need an hour when neither me nor dan has anything tues, stick the tax appt there",
+                    create(title="Tax appt", start="2026-03-03T12:30:00", end="2026-03-03T13:30:00"))
+    assert [e.type for e in verdict.errors] == ["conflict"]
