@@ -473,3 +473,15 @@ def test_when_neither_of_us_has_anything_is_a_free_time_ask() -> None:
     verdict = judge("i need an hour when neither me nor dan has anything tues, stick the tax appt there",
                     create(title="Tax appt", start="2026-03-03T12:30:00", end="2026-03-03T13:30:00"))
     assert [e.type for e in verdict.errors] == ["conflict"]
+
+
+def test_the_home_address_written_for_a_place_the_person_named_is_proven_wrong() -> None:
+    wrong = judge("book maya in at toni&guy on park st for a trim saturday 11am",
+                  create(title="Maya trim", start="2026-03-07T11:00:00", end="2026-03-07T11:45:00",
+                         location="1 Elm St"), calendar=[])
+    (error,) = wrong.errors
+    assert error.type == "location" and error.proof is not None and error.proof["place_named"].startswith("toni")
+    hosting = judge("pizza night w the neighbours friday 7pm, our turn to host",
+                    create(title="Pizza night", start="2026-03-06T19:00:00", end="2026-03-06T21:00:00",
+                           location="1 Elm St"), calendar=[])
+    assert hosting.valid
