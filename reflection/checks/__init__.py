@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reflection.checks.context import CheckContext
-from reflection.checks.created import check_all_day_spans, check_calendar, check_created_titles, check_invited
+from reflection.checks.created import (
+    check_all_day_spans,
+    check_calendar,
+    check_created_titles,
+    check_invited,
+    check_renamed_titles,
+)
 from reflection.checks.dates import (
     check_contradictions,
     check_end,
@@ -52,6 +58,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("other fields", check_other_fields),
     ("reminders", check_reminders),
     ("created titles", check_created_titles),
+    ("renamed titles", check_renamed_titles),
     ("invited addresses", check_invited),
     ("calendar", check_calendar),
     ("all-day spans", check_all_day_spans),

@@ -107,6 +107,27 @@ QUOTED_AFTER_CREATE_RE = re.compile(
     r"['\"\u2019\u201d](?=[\s,.!?;:]|$)", re.I)
 
 
+RENAMED_TO_RE = re.compile(
+    r"\b(?:rename\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b[^.!?\n]{0,60}?\bto\s+"
+    r"['\"\u2018\u201c](?P<q>[^'\"\u2018\u2019\u201c\u201d\n]{2,60}?)['\"\u2019\u201d](?=[\s,.!?;:]|$)", re.I)
+
+
+def check_renamed_titles(ctx: CheckContext) -> None:
+    """"rename 'Arzt' to 'Kinderarzt - Mia'": the new title is written out, so every word of it
+    must be in the title the call writes."""
+    found = [m["q"].strip() for m in RENAMED_TO_RE.finditer(ctx.reading.text)]
+    renames = [w for w in ctx.writes if w.kind == "update" and not w.failed and "title" in w.input]
+    if len(found) != 1 or len(renames) != 1 or ctx.is_flagged(renames[0]):
+        return
+    write, given = renames[0], found[0]
+    title = str(write.written("title") or "")
+    missing = [w for w in _words(given) if w not in GENERIC and not _said(w, set(_words(title)))]
+    if missing:
+        ctx.error(write, "other", f"the person gave the new title '{given}'; the call's title '{title}' leaves "
+                  f"out {', '.join(repr(m) for m in missing)}", f"title it '{given}'", given,
+                  proof={"title_given": given, "title_written": title, "missing": missing})
+
+
 def _quoted_title(ctx: CheckContext) -> str | None:
     """"add 'dentist \u2013 owen' for nov 20": a title the person wrote out, in quotes, right
     after asking for the event; the created title must carry its words."""
@@ -259,12 +280,29 @@ def check_all_day_spans(ctx: CheckContext) -> None:
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
             continue
+        left_out = sorted(_single_days(binding.phrases) - written) if certain and len(ctx.writes) == 1 else []
+        if left_out:
+            ctx.error(write, "date", f"the all-day event leaves out {left_out[0].isoformat()}, a day the message "
+                      "names", "cover every day asked", binding.phrases[0].text,
+                      proof={"days_named": sorted(d.isoformat() for d in _single_days(binding.phrases)),
+                             "days_written": sorted(d.isoformat() for d in written)})
+            continue
         if not written <= allowed:
             outside = sorted(written - allowed)
             ctx.error(write, "date", f"the all-day event covers {outside[0].isoformat()}, a day no phrase asks "
                       "for", "cover only the days asked", binding.phrases[0].text,
                       proof={"days_allowed": sorted(d.isoformat() for d in allowed),
                              "days_written": sorted(d.isoformat() for d in written)})
+
+
+def _single_days(phrases: list[Any]) -> set[date]:
+    """The days named one by one ("thu and fri"): phrases that each read as exactly one day."""
+    out: set[date] = set()
+    for phrase in phrases:
+        expr = phrase.expression
+        if expr is not None and len(expr.candidates) == 1 and expr.candidates[0].end is None:
+            out.add(as_date(expr.candidates[0].start))
+    return out
 
 
 _DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"

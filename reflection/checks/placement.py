@@ -5,7 +5,7 @@ The other event may itself move in the same turn, and the person may mean its ol
 ("move swim to when piano used to be" says old; "right after it" usually new), so each relation is
 judged against both. An error is proven only when the written start contradicts the relation under
 every one of those readings: the event starts before the other ends when "after" was said, ends
-after the other starts when "before" was said, lies more than an hour off when "right after/before"
+after the other starts when "before" was said, lies more than a quarter hour off when "right after/before"
 was said, or misses the stated amount ("30 min after it ends") at every reading. Anything else
 stays for judgement: these wordings are outside the date policy (CONTRACT 4), so a match is never
 "verified" here, only a contradiction is proven.
@@ -29,7 +29,8 @@ RELATION_RE = re.compile(
 PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"
                      r"where\s+it\s+is\s+now|currently)\b", re.I)
 PRONOUNS = frozenset({"it", "that", "this", "him", "her", "his", "hers", "theirs", "them"})
-CLOSE_SLACK = timedelta(hours=1)
+CLOSE_SLACK = timedelta(minutes=15)
+"""'right after', 'just before': within a quarter of an hour of the other event."""
 _WORD_AMOUNTS = {"a": 1.0, "an": 1.0, "one": 1.0, "two": 2.0, "three": 3.0}
 
 

@@ -109,14 +109,14 @@ def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str
     saved = _saved(ctx, location)
     if saved is not None and normalize_place(saved).split("'")[0] in normalize_place(ctx.reading.text):
         return
-    if written_home and _HOME_WORD_RE.search(ctx.reading.text):
-        ctx.unsure(write, "the home address was written; the words about the place are unclear")
-        return
     named = _other_place_named(ctx.reading.text, home)
     if written_home and named is not None and not home_words:
         ctx.error(write, "location", f"the person named the place '{named}'; the call writes the home address "
                   f"({location})", f"look up '{named}' and use its address", named,
                   proof={"place_named": named, "written": location})
+        return
+    if written_home and _HOME_WORD_RE.search(ctx.reading.text):
+        ctx.unsure(write, "the home address was written; the words about the place are unclear")
         return
     words = [w for w in re.findall(r"[a-z0-9]+", normalize_place(location)) if len(w) > 3]
     if words and any(w in normalize_place(ctx.reading.text) for w in words) and not written_home:
@@ -126,6 +126,10 @@ def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str
 
 PLACE_AT_RE = re.compile(
     r"\bat\s+(?P<place>(?:the\s+)?[a-z][\w&'.-]*(?:\s+(?:on|in|&)?\s*[a-z][\w&'.-]*){0,3})", re.I)
+PLACE_SET_RE = re.compile(
+    r"\b(?:location|place|venue|address|where)\s+(?:as|to|is|=|:|should\s+be)\s+"
+    r"(?P<place>(?:the\s+)?[a-z][\w&'.-]*(?:\s+(?:on|in|&)?\s*[a-z][\w&'.-]*){0,3})", re.I)
+"""'put the location as McFetridge Sports Center', 'change the place to clube pinheiros'."""
 _NOT_A_PLACE = re.compile(
     r"^(?:the\s+)?(?:same|latest|least|most|once|noon|midnight|night|lunch|breakfast|dinner|some|any|all|first|"
     r"last|home|ours|my|our|the\s+moment|that|this|it|him|her|them|me|us|you|morning|afternoon|evening|tonight|"
@@ -138,7 +142,7 @@ def _other_place_named(text: str, home: str | None) -> str | None:
     """"book maya in at toni&guy on park st": a place the message names that is not home (nor
     a part of the home address), so the home address cannot be where the event is."""
     home_norm = normalize_place(home or "")
-    for match in PLACE_AT_RE.finditer(text):
+    for match in [*PLACE_AT_RE.finditer(text), *PLACE_SET_RE.finditer(text)]:
         place = match["place"].strip(" .,!?")
         if _NOT_A_PLACE.match(place) or re.match(r"\d", place) or _HOME_WORD_RE.search(place):
             continue

@@ -485,3 +485,33 @@ def test_the_home_address_written_for_a_place_the_person_named_is_proven_wrong()
                     create(title="Pizza night", start="2026-03-06T19:00:00", end="2026-03-06T21:00:00",
                            location="1 Elm St"), calendar=[])
     assert hosting.valid
+
+
+def test_a_new_title_given_in_quotes_must_be_the_title_written() -> None:
+    verdict = judge("rename 'Track practice' to 'Track practice - Mia' so i know who it's for",
+                    update("ev_track", title="Track practice - Jonas"))
+    (error,) = verdict.errors
+    assert error.proof is not None and error.proof["missing"] == ["mia"]
+    assert judge("rename 'Track practice' to 'Track practice - Mia'",
+                 update("ev_track", title="Track practice - Mia")).valid
+
+
+def test_an_all_day_span_that_leaves_out_a_named_day_is_proven_wrong() -> None:
+    verdict = judge("block off thu and fri for the trip to the cape",
+                    create(title="Trip to the Cape", start="2026-03-05", end="2026-03-06", all_day=True), calendar=[])
+    (error,) = verdict.errors
+    assert error.proof is not None and error.proof["days_named"] == ["2026-03-05", "2026-03-06"]
+
+
+def test_a_place_set_in_words_is_not_the_home_address() -> None:
+    verdict = judge("track practice: put the location as mcfetridge sports center",
+                    update("ev_track", location="1 Elm St"))
+    assert [e.type for e in verdict.errors] == ["location"]
+
+
+def test_right_after_means_within_a_quarter_hour_of_the_others_end() -> None:
+    message = "the school concert is pushed 2 hrs, and the family dinner should be right after the concert"
+    concert = update("ev_concert", start="2026-03-06T20:00:00", end="2026-03-06T21:00:00")
+    assert judge(message, concert, update("ev_dinner", start="2026-03-06T21:00:00", end="2026-03-06T22:30:00")).valid
+    late = judge(message, concert, update("ev_dinner", start="2026-03-06T21:30:00", end="2026-03-06T23:00:00"))
+    assert [e.proof["relation"] for e in late.errors if e.proof] == ["right after the concert"]
