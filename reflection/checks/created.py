@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from reflection.checks.binding import bind
-from reflection.checks.context import CheckContext
+from reflection.checks.context import CheckContext, WriteCall
 from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -110,6 +110,15 @@ QUOTED_AFTER_CREATE_RE = re.compile(
 RENAMED_TO_RE = re.compile(
     r"\b(?:rename\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b[^.!?\n]{0,60}?\bto\s+"
     r"['\"\u2018\u201c](?P<q>[^'\"\u2018\u2019\u201c\u201d\n]{2,60}?)['\"\u2019\u201d](?=[\s,.!?;:]|$)", re.I)
+
+
+def renamed_as_given(ctx: CheckContext, write: WriteCall) -> bool:
+    """The call's new title is the one the person wrote out in quotes, word for word (case and
+    dashes aside): that title is checked, not for judgement."""
+    found = [m["q"].strip() for m in RENAMED_TO_RE.finditer(ctx.reading.text)]
+    if len(found) != 1 or write.kind != "update":
+        return False
+    return _words(found[0]) == _words(str(write.written("title") or ""))
 
 
 def check_renamed_titles(ctx: CheckContext) -> None:

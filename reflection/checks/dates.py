@@ -14,6 +14,7 @@ from typing import Any
 from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
 from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
+from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
@@ -347,8 +348,9 @@ OTHER_FIELDS = ("title", "description", "attendees", "recurrence", "all_day", "c
 def check_other_fields(ctx: CheckContext) -> None:
     """A new title, description, attendees or repeat rule is for judgement, not for code."""
     for write in ctx.writes:
-        if write.kind == "update" and any(k in write.input for k in OTHER_FIELDS):
-            changed = [k for k in OTHER_FIELDS if k in write.input]
+        changed = [k for k in OTHER_FIELDS if k in write.input
+                   and not (k == "title" and renamed_as_given(ctx, write))]
+        if write.kind == "update" and changed:
             ctx.unsure(write, "it changes " + ", ".join(changed))
 
 
@@ -449,7 +451,9 @@ def _judge_end(ctx: CheckContext, write: WriteCall, current: Event | None, start
         return
     if current is not None and _check_end_words(ctx, write, current, start, end) is not None:
         return
-    if write.kind == "update" and "start" not in write.input and "end" in write.input:
+    mentions = ctx.mentions_for(write.event_id)
+    length_asked = any(m.lengths for m in mentions) if mentions else bool(ctx.reading.lengths)
+    if write.kind == "update" and "start" not in write.input and "end" in write.input and not length_asked:
         ctx.unsure(write, "the end changed and no words of the message say to what")
         return
     length = end - start

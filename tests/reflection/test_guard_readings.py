@@ -515,3 +515,17 @@ def test_right_after_means_within_a_quarter_hour_of_the_others_end() -> None:
     assert judge(message, concert, update("ev_dinner", start="2026-03-06T21:00:00", end="2026-03-06T22:30:00")).valid
     late = judge(message, concert, update("ev_dinner", start="2026-03-06T21:30:00", end="2026-03-06T23:00:00"))
     assert [e.proof["relation"] for e in late.errors if e.proof] == ["right after the concert"]
+
+
+def test_a_rename_to_the_quoted_title_is_settled_in_code() -> None:
+    verdict = judge("rename 'Track practice' to 'Track practice - Mia'",
+                    update("ev_track", title="Track practice - Mia"))
+    assert verdict.valid and not verdict.llm_needed
+
+
+def test_a_longer_event_written_as_a_new_end_alone_is_held_to_the_length_asked() -> None:
+    message = "track practice tomorrow, can u make it an hour longer?"
+    right = judge(message, update("ev_track", end="2026-03-03T20:10:00"))
+    assert right.valid and not right.llm_needed
+    wrong = judge(message, update("ev_track", end="2026-03-03T19:40:00"))
+    assert [e.type for e in wrong.errors] == ["time"]
