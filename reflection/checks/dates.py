@@ -160,8 +160,11 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     _weekday_fact(ctx, start, "start", write.written("start"))
     update = write.kind == "update"
     if anchored_elsewhere(ctx, write):
-        if isinstance(start, datetime):
-            judge_placement(ctx, write, start, _end_after(ctx, write, current, start, tz_name))
+        placement = judge_placement(ctx, write, start, _end_after(ctx, write, current, start, tz_name)) \
+            if isinstance(start, datetime) else "open"
+        if placement == "exact" and not unread_date_words(ctx):
+            check.dates_checked = True
+            return
         ctx.unsure(write, "its time is said relative to another event")
         return
     binding = bind(ctx, write)
@@ -365,8 +368,8 @@ def check_end(ctx: CheckContext) -> None:
 
 def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     if anchored_elsewhere(ctx, write):
-        _placed_length(ctx, write)
-        ctx.unsure(write, "its time is said relative to another event")
+        if not _placed_length(ctx, write):
+            ctx.unsure(write, "its time is said relative to another event")
         return
     current = _current(ctx, write)
     tz_name = write.input.get("timezone") or (current.timezone if current else None)
@@ -388,25 +391,29 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     _judge_end(ctx, write, current, start, end)
 
 
-def _placed_length(ctx: CheckContext, write: WriteCall) -> None:
+def _placed_length(ctx: CheckContext, write: WriteCall) -> bool:
     """"put the dinner right after it": a move with no word about length keeps the event's
-    length (CONTRACT 4, the duration changes only when the person changes it)."""
+    length (CONTRACT 4, the duration changes only when the person changes it). Returns whether
+    the end was settled: kept (right) or proven changed (an error)."""
     current = _current(ctx, write)
     if current is None or not isinstance(current.start, datetime) or ctx.reading.lengths \
             or any(p.role == "end" for p in ctx.reading.phrases) or ctx.reading.pinned_end \
             or ctx.reading.pinned_start or "end" not in write.input:
-        return
+        return False
     mentions = ctx.mentions_for(write.event_id)
     if not mentions or not all(m.certain for m in mentions) or any(m.targets for m in mentions):
-        return  # a phrase of its own ("at 6-7") may set the length
+        return False  # a phrase of its own ("at 6-7") may set the length
     tz_name = write.input.get("timezone") or current.timezone
     start = ctx.read_when(write.written("start"), tz_name)
     end = ctx.read_when(write.written("end"), tz_name)
-    if not isinstance(start, datetime) or not isinstance(end, datetime) or end - start == current.duration:
-        return
+    if not isinstance(start, datetime) or not isinstance(end, datetime):
+        return False
+    if end - start == current.duration:
+        return True
     ctx.error(write, "time", f"'{current.title}' is {_dur(current.duration)} long and no words change its "
               f"length; the call makes it {_dur(end - start)}", f"keep it {_dur(current.duration)} long",
               None, proof={"length_kept": str(current.duration), "written": str(end - start)})
+    return True
 
 
 def _judge_open_end(ctx: CheckContext, write: WriteCall, current: Event, start: datetime) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Literal
 
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.reading.request import Mention
@@ -130,11 +131,33 @@ def _fits(relation: Relation, start: datetime, end: datetime | None, other: tupl
     return end <= ref and (not relation.close or ref - end <= CLOSE_SLACK)
 
 
-def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime | None) -> bool:
-    """Report an error when the write contradicts every reading of the relation that places it.
-    Returns whether one was reported."""
+Placement = Literal["error", "exact", "open"]
+"""What judging a placement found: a contradiction (reported), the one start every reading
+allows ("right after it" at the other's new end), or a start some readings allow."""
+
+
+def _exact(relation: Relation, start: datetime, end: datetime | None, other: tuple[datetime, datetime, str]) -> bool:
+    """The write is where the relation puts it, to the minute: "right after" at the other's end,
+    "right before" ending at its start, "30 min after it ends" thirty minutes after its end."""
+    o_start, o_end, _ = other
+    if relation.amount is not None:
+        if relation.edge is None:
+            return False  # "2 hours after the bbq": after its start or its end is for judgement
+        ref = o_end if relation.edge == "end" else o_start
+        return start == (ref + relation.amount if relation.after else ref - relation.amount)
+    if not relation.close:
+        return False
+    if relation.after:
+        return start == (o_start if relation.edge == "start" else o_end)
+    return end is not None and end == (o_end if relation.edge == "end" else o_start)
+
+
+def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime | None) -> Placement:
+    """Report an error when the write contradicts every reading of the relation that places it;
+    say "exact" when one relation places it and the write is exactly where its only reading puts it."""
     own_key = ctx.series_key(write.event_id) if write.kind != "create" else ""
     creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
+    placing: list[tuple[Relation, list[tuple[datetime, datetime, str]]]] = []
     for relation in find_relations(ctx.reading.text):
         placed, other = _parties(ctx, relation)
         if placed is None or other is None or placed != own_key or (placed == "" and len(creates) != 1):
@@ -142,6 +165,7 @@ def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: d
         if not other.certain or other.ref.best is None or other.ref.best == own_key:
             continue
         readings = _times(ctx, other.ref.best)
+        placing.append((relation, readings))
         if not readings or any(_fits(relation, start, end, r) for r in readings):
             continue
         title = ctx.case.event(other.ref.best).title  # type: ignore[union-attr]
@@ -151,5 +175,7 @@ def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: d
                   relation.text, proof={"relation": relation.text, "relative_to": title,
                                         "readings": [[str(s), str(e)] for s, e, _ in readings],
                                         "written": str(start)})
-        return True
-    return False
+        return "error"
+    if len(placing) == 1 and len(placing[0][1]) == 1 and _exact(placing[0][0], start, end, placing[0][1][0]):
+        return "exact"
+    return "open"

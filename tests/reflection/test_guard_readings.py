@@ -80,10 +80,17 @@ def test_words_the_policy_does_not_read_leave_the_day_open(message: str) -> None
 
 
 # -------------------------------------------------------------------- chained references
-def test_an_event_placed_after_another_is_not_judged_by_the_others_shift() -> None:
+def test_an_event_placed_right_after_the_others_new_end_is_settled_not_judged_by_its_shift() -> None:
     verdict = judge("move the school concert up 30 min and put the family dinner right after it",
                     update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
                     update("ev_dinner", start="2026-03-06T18:30:00", end="2026-03-06T20:00:00"))
+    assert verdict.valid and not verdict.llm_needed
+
+
+def test_an_event_placed_loosely_after_another_is_left_for_judgement() -> None:
+    verdict = judge("move the school concert up 30 min and put the family dinner after it",
+                    update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00"),
+                    update("ev_dinner", start="2026-03-06T19:00:00", end="2026-03-06T20:30:00"))
     assert verdict.valid and verdict.llm_needed
 
 
