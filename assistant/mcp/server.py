@@ -232,7 +232,7 @@ def build_server(settings: Settings, *, now: Callable[[], datetime] | None = Non
     tz = zone(settings.timezone)
     clock = now or (lambda: datetime.now(tz))
     guard = Guard(mode=settings.reflection_mode, votes=settings.reflection_votes)
-    runner = CallRunner(services, guard, open_lessons(settings), clock)
+    runner = CallRunner(services, guard, open_lessons(settings, services.stores.state), clock)
     door = CalendarMcp(runner, configured or _ConfiguredModel(settings).get)
     return MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING",
                      tools=[door.sdk_tool(d) for d in tool_defs()])

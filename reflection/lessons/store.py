@@ -45,7 +45,7 @@ from reflection.findings import Finding, FindingType, Severity, Source
 from reflection.lessons import forms
 from reflection.lessons.forms import LLM_FORMS
 from tools.specs import all_specs
-from tools.store.database import migrate
+from tools.store.database import Store
 
 MAX_PROVENANCE = 50
 GROUNDED_SOURCES: tuple[Source, ...] = ("symbolic", "llm")
@@ -341,13 +341,14 @@ def render_observations(lessons: Sequence[Lesson]) -> str:
 class LessonStore:
     """Lessons and recall records in the app's state database (SQLite or `DATABASE_URL`)."""
 
-    def __init__(self, engine: Any, *, recency_days: int = 14, min_seen: int = 2,
+    def __init__(self, store: Store, *, recency_days: int = 14, min_seen: int = 2,
                  max_surfaced: int = 3) -> None:
-        self.engine = engine
+        self.store = store
+        self.engine = store.engine
         self.recency_days = recency_days
         self.min_seen = min_seen
         self.max_surfaced = max_surfaced
-        migrate(engine, "state")
+        store.migrate("state")
 
     # ------------------------------------------------------------------ learning
     def learn(self, turn_id: str, findings: Iterable[Finding], *, guard_version: str, when: datetime,

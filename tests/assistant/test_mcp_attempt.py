@@ -24,7 +24,7 @@ from assistant.settings import Settings
 from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
 from tools.journal.journal import Journal
-from tools.store.database import forget_engines, sqlite_engine
+from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
@@ -56,7 +56,6 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     for raw in CALENDAR:
         backend.create_event("primary", event_from_contract(raw, TZ))
     yield Settings(home=home, timezone=TZ, home_address="77 Cedar Ln")
-    forget_engines()
 
 
 def server_for(settings: Settings, **kw: Any) -> Any:
@@ -125,8 +124,7 @@ async def test_a_guard_rollback_that_fails_leaves_the_call_for_the_next_start(se
             "request": "add dentist next Friday"})
     assert result.is_error and "Not everything could be put back" in text_of(result)
     assert "Dentist" in titles(settings)  # not undone yet
-    journal = Journal(sqlite_engine(settings.state_db), down)
+    journal = Journal(Store.sqlite(settings.state_db), down)
     assert [t.state for t in journal.recoverable_turns()] == ["unfinished"]
-    forget_engines()
     build_services(settings)  # the next start, the calendar service back
     assert "Dentist" not in titles(settings)

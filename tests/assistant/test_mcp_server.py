@@ -23,7 +23,6 @@ from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
 from tools.specs import all_specs
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
@@ -59,7 +58,6 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     for raw in CALENDAR:
         backend.create_event("primary", event_from_contract(raw, TZ))
     yield Settings(home=home, timezone=TZ, home_address=HOME)
-    forget_engines()
 
 
 def server_for(settings: Settings, reflect: Any = None) -> Any:

@@ -42,7 +42,6 @@ from tools.ical.files import read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.changes import Changes, rollback_words
 from tools.journal.journal import Journal
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))
@@ -69,10 +68,8 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     backend.create_event("primary", event_from_contract(
         {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-24T17:00:00",
          "end": "2025-10-24T17:45:00", "timezone": TZ}, TZ))
-    forget_engines()
     yield Settings(home=home, timezone=TZ, home_address="77 Cedar Ln", model=MAIN,
                    reflection_model="undo-reflection", api_key="test-key")
-    forget_engines()
 
 
 @pytest.fixture
@@ -235,12 +232,11 @@ def test_an_interrupted_import_is_recovered_and_reported_as_a_count(
 
     backend = StopsAfter(settings.calendar_db, TZ, stop_at=MANY - 5)
     services = build_services(load_settings(), backend=backend)
-    journal = Journal(services.journal.engine, backend, owner=dead_owner())
+    journal = Journal(services.journal.store, backend, owner=dead_owner())
     steps = plan_import(backend, "primary", read_ics(many, TZ), TZ)
     with pytest.raises(KeyboardInterrupt):
         apply_import(journal, "primary", steps)
     assert len(titles(settings)) == 1 + MANY - 5
-    forget_engines()
     [report] = build_services(load_settings()).recovered  # the next start
     notice = report.notice()
     assert f"removed {MANY - 5} imported events" in notice
@@ -303,7 +299,6 @@ def _undo_on_a_terminal(settings: Settings, answer: bytes) -> tuple[int, str]:
 def test_undo_on_a_terminal_shows_what_it_takes_back_and_asks(settings: Settings, many: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["import", str(many)]) == 0
-    forget_engines()
     code, out = _undo_on_a_terminal(settings, b"n\n")
     assert code == 1 and out.startswith("This takes back:\n  Added 40 events\n")
     assert f"Undo these {MANY} changes? [y/N]" in out and out.endswith("Nothing was undone.\n")

@@ -13,14 +13,14 @@ from tools.calendar.patching import EventPatch
 from tools.calendar.wording import repeat_words
 from tools.journal.changes import Changes, rollback_words
 from tools.journal.journal import Journal, intent_json
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 
 
 def make(tmp_path: Path) -> tuple[LocalBackend, Journal, str]:
     backend = LocalBackend(tmp_path / "cal.db", TZ)
-    journal = Journal(sqlite_engine(tmp_path / "state.db"), backend)
+    journal = Journal(Store.sqlite(tmp_path / "state.db"), backend)
     return backend, journal, backend.primary_calendar_id()
 
 

@@ -34,7 +34,6 @@ from tools.journal.journal import (
     intent_json,
     restored_noun,
 )
-from tools.store.database import migrate
 
 Action = Literal["added", "changed", "removed"]
 
@@ -199,7 +198,7 @@ class Changes:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
-        migrate(journal.engine, "state")
+        journal.store.migrate("state")
 
     def _record(self, turn_id: str) -> UndoRecord | None:
         with Session(self.journal.engine, expire_on_commit=False) as session:

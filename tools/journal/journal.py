@@ -24,7 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from sqlalchemy import String, bindparam, insert, or_, select, update
 from sqlmodel import Field, Session, SQLModel, col
@@ -41,7 +41,7 @@ from tools.backends.base import (
 from tools.calendar.events import Event, EventFieldError, event_from_contract
 from tools.calendar.patching import same_outcome
 from tools.journal.turn_owner import Owner, current_owner, is_alive
-from tools.store.database import migrate
+from tools.store.database import Store
 
 REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
 """Write failures that prove nothing was written: the server (or our own check) refused it."""
@@ -330,11 +330,12 @@ def _read_group(calendar_id: str, event_id: str, entries: list[JournalEntry]) ->
 class Journal:
     """Durable pre/post images of guarded writes, and their exact undo."""
 
-    def __init__(self, engine: Any, backend: CalendarBackend, owner: Owner | None = None) -> None:
-        self.engine = engine
+    def __init__(self, store: Store, backend: CalendarBackend, owner: Owner | None = None) -> None:
+        self.store = store
+        self.engine = store.engine
         self.backend = backend
         self.owner = owner or current_owner()
-        migrate(engine, "state")
+        store.migrate("state")
 
     # ------------------------------------------------------------ turns
     def open_turn(self, turn_id: str) -> None:

@@ -80,11 +80,11 @@ class FakeAgent:
     def __init__(self, settings: Settings, reports: list[TurnReport]) -> None:
         from assistant.history import History
         from assistant.services import build_services
-        from tools.store.database import sqlite_engine
+        from tools.store.database import Store
 
         self.settings = settings
         self.services = build_services(settings)  # a real, empty local calendar in tmp_path
-        self.history = History(sqlite_engine(settings.state_db))
+        self.history = History(Store.sqlite(settings.state_db))
         self.reports = list(reports)
         self.events = list(AGENDA)
 
@@ -197,9 +197,6 @@ def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SI
 
     with tempfile.TemporaryDirectory() as home:
         asyncio.run(shoot())
-        from tools.store.database import forget_engines
-
-        forget_engines()
     return directory / name
 
 
