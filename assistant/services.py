@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.logfile import open_log
 from assistant.settings import Settings, SettingsError
@@ -27,7 +27,11 @@ from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
 from tools.journal.journal import Journal, RollbackReport
 from tools.locations import LocationService, NominatimGeocoder
+from tools.specs import SpecRegistry, all_specs
 from tools.store.database import Store
+
+if TYPE_CHECKING:  # the registry (handlers, schemas) loads with the agent, not with every command
+    from tools.registry import Behaviours
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
 RECOVERY_LOG.addHandler(logging.NullHandler())
@@ -87,6 +91,10 @@ class Services:
     recovered: list[RollbackReport] = field(default_factory=list)
     closes_backend: bool = False
     """Whether `close` closes the backend too: it was built here, not handed in."""
+    catalog: SpecRegistry = field(default_factory=all_specs)
+    """The tools the model is offered and the guard reads calls by."""
+    behaviours: Behaviours | None = None
+    """What runs for each of them (None: the app's, `tools.registry.BEHAVIOURS`)."""
 
     def agenda(self, now: datetime, days: int) -> list[Event]:
         """Events from the start of today (in `now`'s zone) for `days` days."""

@@ -142,14 +142,13 @@ def test_date_arithmetic_out_of_range_is_a_tool_error(rig: Rig) -> None:
     assert report.confidence is None
 
 
-def test_the_date_tool_turns_an_overflow_into_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_date_tool_turns_an_overflow_into_a_clear_error() -> None:
     import assistant.date_tool as date_tool
 
     def overflowing(*_a: Any, **_k: Any) -> Any:
         raise OverflowError("date value out of range")
 
-    monkeypatch.setattr(date_tool, "resolve", overflowing)
-    calculate = date_tool.date_calculator(TZ, lambda: NOW)
+    calculate = date_tool.date_calculator(TZ, lambda: NOW, overflowing)
     with pytest.raises(CalendarError, match="years 1 to 9999"):
         calculate("in 99999999 days", None)
 
