@@ -3,8 +3,8 @@
 A `ToolSpec` holds a tool's name, the description and input schema sent to the model, and the facts
 the registry, the agent, the guard and the lessons need: whether the guard judges it (`guarded`),
 whether it writes (`writes`), the status line shown while it runs, the one word lessons file it
-under (`topic`) and how the guard reads it (`guard_kind`). Consumers look a call up with
-`spec_for(name)` and ask for facts, never compare names.
+under (`topic`) and how the guard reads it (`guard_kind`). Consumers ask the catalog they hold
+for a call's facts (`catalog.is_write(name)`, `catalog.get(name)`), never compare names.
 
 The catalog is data: it imports no handler, no journal, no store, so the guard (which reads it)
 loads nothing heavy. What runs for each tool (its handler, its full check before a yes is asked,
