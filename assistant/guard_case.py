@@ -8,15 +8,14 @@ made it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
-from tools.calendar.events import Event, event_from_contract
+from tools.calendar.events import Event
 from tools.context import ToolCall
-from tools.journal.journal import EntryState
+from tools.journal.entries import Entry, EntryState
 from tools.specs import SpecRegistry
 
 _BEFORE = timedelta(days=7)
@@ -38,15 +37,9 @@ def pre_images(services: Services, turn_id: str, attempt: int) -> dict[str, Even
     """What each event written in the attempt was before its first write (None: it was new)."""
     out: dict[str, Event | None] = {}
     states: tuple[EntryState, ...] = ("pending", "done", "rolled_back", "conflict")
-    for entry in services.journal.entries(turn_id, attempt, states=states):
-        if entry.event_id in out:
-            continue
-        if entry.pre_event:
-            data = json.loads(entry.pre_event)
-            out[entry.event_id] = event_from_contract(
-                data, data.get("timezone") or services.settings.timezone)
-        else:
-            out[entry.event_id] = None
+    for row in services.journal.entries(turn_id, attempt, states=states):
+        if row.event_id not in out:
+            out[row.event_id] = Entry.read(row).pre_event
     return out
 
 

@@ -41,6 +41,7 @@ from tools.calendar.events import Event, event_from_contract, zone
 from tools.ical.files import read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.changes import Changes, rollback_words
+from tools.journal.entries import Intent, IntentKind
 from tools.journal.journal import Journal
 
 TZ = "America/Los_Angeles"
@@ -184,7 +185,7 @@ def test_an_undone_create_is_removed_in_the_one_line_summary(settings: Settings)
     journal = services.journal
     journal.open_turn("t1")
     entry = journal.begin("t1", 1, "create_calendar_event", "primary", "ev_dentist",
-                          intent='{"kind": "create", "event": null}')
+                          intent=Intent(IntentKind.CREATE))
     journal.complete(entry, services.backend.create_event("primary", event))
     summary = journal.rollback("t1").summary()
     assert summary.startswith("removed 'Dentist' on Fri 31 Oct at 15:00")

@@ -19,6 +19,7 @@ from conftest import PERSON_TZ, on_backends
 from tools.backends.base import EventPatch, PatchItem, VersionConflict
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
+from tools.journal.entries import Intent
 from tools.journal.journal import Journal
 from tools.store.database import Store
 
@@ -120,7 +121,7 @@ def test_a_rollback_racing_an_outside_edit_keeps_the_edit_and_reports_it(
     ids = _seed(mine, 2)
     journal = Journal(mine.store, mine)
     entries = journal.begin_many("turn-r", 1, "bulk_update_calendar_events", "primary", [
-        (e, '{"kind": "update", "event": null}', e.version)
+        (e, Intent.update(None), e.version)
         for e in mine.get_events("primary", ids) if e is not None])
     written = mine.patch_events("primary", [PatchItem(i, EventPatch({"title": "Turned"}))
                                             for i in ids])
@@ -156,7 +157,7 @@ def test_a_rollback_after_an_outside_edit_reports_the_conflict_and_keeps_both(
     ids = _seed(mine, 2)
     journal = Journal(mine.store, mine)
     entries = journal.begin_many("turn-o", 1, "bulk_update_calendar_events", "primary", [
-        (e, '{"kind": "update", "event": null}', e.version)
+        (e, Intent.update(None), e.version)
         for e in mine.get_events("primary", ids) if e is not None])
     written = mine.patch_events("primary", [PatchItem(i, EventPatch({"title": "Turned"}))
                                             for i in ids])

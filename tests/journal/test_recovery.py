@@ -37,7 +37,7 @@ CHILD = textwrap.dedent("""
     from assistant.settings import load_settings
     from tools.backends.base import EventPatch
     from tools.context import ToolCall, ToolContext
-    from tools.journal.journal import intent_json
+    from tools.journal.entries import Intent
     from tools.calendar.patching import apply_patch
     from tools.registry import ToolRegistry
 
@@ -67,7 +67,7 @@ CHILD = textwrap.dedent("""
         current = services.backend.get_event(services.calendar_id, allday)
         patch = EventPatch({"title": "half"})
         services.journal.begin(%(turn)r, 1, "update_calendar_event", services.calendar_id, allday,
-                               intent=intent_json("update", apply_patch(current, patch)))
+                               intent=Intent.update(apply_patch(current, patch)))
         services.backend.patch_event(services.calendar_id, allday, patch)
     print("ready", flush=True)
     time.sleep(120)
