@@ -83,6 +83,7 @@ import rolled back is "removed 100,000 imported events", not a 237 KB line)."""
 Outcome = Literal["restored", "noop", "conflict", "failed", "down"]
 """What undoing one event came to; `down`: the calendar service failed, the rest waits."""
 
+
 def _now() -> datetime:
     return datetime.now(UTC)
 

@@ -78,19 +78,40 @@ def private_dir(path: Path | str) -> Path:
 
 def private_file(path: Path) -> None:
     """Create `path` 0600 if missing (before SQLite does, with the umask's 0644), or tighten it
-    if others could read it; a StoreError if it cannot be opened for writing."""
+    if others could read it; a StoreError if it cannot be written.
+
+    An existing file is never opened here: closing any descriptor of a file drops every POSIX
+    lock this process holds on it, so a bare open and close would silently release the locks
+    of a connection another `Store` of this process has open on the same database, and another
+    process could then checkpoint and remove the WAL under it (SQLite's own connections
+    coordinate their descriptors; this code would not)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        _private_existing(path)
+        return
     except IsADirectoryError:
         raise StoreError(f"{path}: is a directory, not a database file") from None
     except OSError as exc:
         raise StoreError(f"{path}: cannot be opened for writing ({exc.strerror or exc}); "
                          "is the data dir read-only?") from None
+    os.close(fd)  # a new file: no connection can hold a lock on it yet
+
+
+def _private_existing(path: Path) -> None:
+    """`private_file` for a file that exists: by its path alone, no descriptor opened."""
     try:
-        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
-            os.fchmod(fd, PRIVATE_FILE)
-    finally:
-        os.close(fd)
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise StoreError(f"{path}: is a directory, not a database file")
+        if stat.S_IMODE(mode) & 0o077:
+            os.chmod(path, PRIVATE_FILE)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be opened for writing ({exc.strerror or exc}); "
+                         "is the data dir read-only?") from None
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"{path}: cannot be opened for writing (permission denied); "
+                         "is the data dir read-only?")
 
 
 def _check_readable(engine: Engine, path: str) -> None:
