@@ -34,8 +34,6 @@ from tools.calendar.events import Event, zone
 from tools.context import ConfirmCallback, DateCalculator, ToolCall, grant_all
 from tools.journal.changes import Changes
 from tools.journal.journal import RollbackReport
-from tools.registry import tool_definitions
-from tools.specs import is_write, status_line
 
 
 class Agent:
@@ -53,7 +51,7 @@ class Agent:
         self._now = now
         self.calculate = calculate
         self.lessons = lessons
-        self.tools = tool_definitions()
+        self.tools = services.catalog.definitions()
         self.current_attempt = 0
         self.door = door  # "chat" or "cli": how the replies tell the person to say yes or undo
 
@@ -182,9 +180,9 @@ class Agent:
                 attempt.reply = response.text
                 break
             calls = [ToolCall(b["id"], b["name"], b.get("input") or {}) for b in response.tool_uses]
-            observer.on_status(status_line(calls[0].name))
+            observer.on_status(self.services.catalog.status_line(calls[0].name))
             guarded.run(calls)
-            if any(is_write(c.name) and c.result and not c.result.is_error for c in calls):
+            if any(self.services.catalog.is_write(c.name) and c.result and not c.result.is_error for c in calls):
                 wrote = True
             results = {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": c.id, "content": c.result.text if c.result else "",
@@ -232,7 +230,7 @@ class Agent:
             text = (text + "\n\n" if text else "") + f"({final.stopped})"
         if not text and final and final.cards:
             text = "Done."
-        notice = nothing_written_notice(final.calls) if final is not None else None
+        notice = nothing_written_notice(final.calls, self.services.catalog) if final is not None else None
         if notice:
             text = notice + ("\n\n" + text if text else "")
         if report.conflicts:

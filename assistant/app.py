@@ -9,7 +9,7 @@ from assistant.date_tool import date_calculator
 from assistant.history import ConversationKind, History
 from assistant.model_client import ModelClient
 from assistant.records import TurnRecorder
-from assistant.services import Services, build_services, open_lessons, state_engine
+from assistant.services import Services, build_services, open_lessons
 from assistant.settings import Settings
 from reflection.findings import GuardMode
 from reflection.guard import Guard
@@ -28,7 +28,7 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
     meanwhile). `door` is how replies tell the person to undo or to say yes: "chat" (keys) or
     "cli" (commands)."""
     services = services or build_services(settings, backend=backend)
-    state = state_engine(settings)
+    state = services.stores.state
     model = ModelClient(settings, base_url=base_url, max_retries=max_retries)
     mode = reflection_mode or settings.reflection_mode
     guard = guard or Guard(mode=mode, votes=settings.reflection_votes)
@@ -36,4 +36,4 @@ def build_agent(settings: Settings, *, confirm: ConfirmCallback = grant_all,
     return Agent(services, model, history=History(state, kind=history_kind, resume=resume),
                  guard=guard, recorder=TurnRecorder(state), confirm=confirm, now=clock,
                  calculate=date_calculator(settings.timezone, clock),
-                 lessons=open_lessons(settings) if lessons else None, door=door)
+                 lessons=open_lessons(settings, state) if lessons else None, door=door)

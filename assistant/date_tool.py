@@ -6,7 +6,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
-from reflection.dates.resolver import resolve
+from reflection.dates.resolver import Resolution, resolve
 from tools.backends.base import CalendarError
 from tools.calendar.events import parse_when, zone
 from tools.calendar.wording import WEEKDAYS
@@ -22,7 +22,14 @@ class DateOutOfRange(CalendarError):
     """The arithmetic left the range of dates a calendar can hold (years 1 to 9999)."""
 
 
-def date_calculator(tz_name: str, now: Callable[[], datetime]) -> Callable[[str, str | None], dict[str, Any]]:
+Resolver = Callable[[str, datetime, str], Resolution]
+"""Reads a phrase from a moment in a zone (`reflection.dates.resolver.resolve`)."""
+
+
+def date_calculator(tz_name: str, now: Callable[[], datetime],
+                    reader: Resolver = resolve) -> Callable[[str, str | None], dict[str, Any]]:
+    """`calculate_datetime` for the zone `tz_name` and the clock `now`, phrases read by `reader`
+    (the guard's own resolver; a test hands in one that overflows)."""
     def calculate(expression: str, reference: str | None) -> dict[str, Any]:
         try:
             return _calculate(expression, reference)
@@ -35,7 +42,7 @@ def date_calculator(tz_name: str, now: Callable[[], datetime]) -> Callable[[str,
         if reference:
             ref = parse_when(reference, zone(tz_name), "reference")
             base = ref if isinstance(ref, datetime) else datetime.combine(ref, base.timetz())
-        result = resolve(expression, base, tz_name)
+        result = reader(expression, base, tz_name)
         data = result.to_json()
         if not result.expressions:
             data["text"] = (f"No date or time found in {expression!r} (from {_say(base)}). "

@@ -8,43 +8,38 @@ made it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
-from tools.calendar.events import Event, event_from_contract
+from tools.calendar.events import Event
 from tools.context import ToolCall
-from tools.journal.journal import EntryState
-from tools.specs import is_guarded, is_write, spec_for
+from tools.journal.entries import Entry, EntryState
+from tools.specs import SpecRegistry
 
 _BEFORE = timedelta(days=7)
 _AFTER = timedelta(days=62)
 
 
-def judged_calls(calls: Sequence[ToolCall]) -> list[ToolCall]:
+def judged_calls(calls: Sequence[ToolCall], catalog: SpecRegistry) -> list[ToolCall]:
     """The calls the guard judges: a guarded call that returned an error changed nothing
     (refused, invalid, not confirmed), so it is left out; read-only calls stay (the checks
     use them). Empty when no write succeeded: then there is nothing to verify, no verdict."""
-    if not any(is_write(c.name) and c.result is not None and not c.result.is_error for c in calls):
+    if not any(catalog.is_write(c.name) and c.result is not None and not c.result.is_error
+               for c in calls):
         return []
-    return [c for c in calls if not (is_guarded(c.name) and (c.result is None or c.result.is_error))]
+    return [c for c in calls
+            if not (catalog.is_guarded(c.name) and (c.result is None or c.result.is_error))]
 
 
 def pre_images(services: Services, turn_id: str, attempt: int) -> dict[str, Event | None]:
     """What each event written in the attempt was before its first write (None: it was new)."""
     out: dict[str, Event | None] = {}
     states: tuple[EntryState, ...] = ("pending", "done", "rolled_back", "conflict")
-    for entry in services.journal.entries(turn_id, attempt, states=states):
-        if entry.event_id in out:
-            continue
-        if entry.pre_event:
-            data = json.loads(entry.pre_event)
-            out[entry.event_id] = event_from_contract(
-                data, data.get("timezone") or services.settings.timezone)
-        else:
-            out[entry.event_id] = None
+    for row in services.journal.entries(turn_id, attempt, states=states):
+        if row.event_id not in out:
+            out[row.event_id] = Entry.read(row).pre_event
     return out
 
 
@@ -59,7 +54,7 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
                                                                      now + _AFTER)}
     wanted: set[str] = set()
     for call in calls:
-        spec = spec_for(call.name)
+        spec = services.catalog.get(call.name)
         for item in spec.items(call.input) if spec is not None else []:
             if item.get("event_id"):
                 wanted.add(str(item["event_id"]))
@@ -80,4 +75,4 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
                      home_address=settings.home_address, calendar=list(events.values()),
                      tool_calls=[GuardCall(c.name, c.input, c.result.data if c.result else None)
                                  for c in judged],
-                     backend=backend.name, places=dict(settings.places))
+                     backend=backend.name, places=dict(settings.places), catalog=services.catalog)

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from sqlmodel import AutoString, Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.store.database import migrate
+from tools.store.database import Store
 
 ConversationKind = Literal["chat", "replay", "demo"]
 """Which door a conversation came through; each resumes only its own kind."""
@@ -57,11 +57,12 @@ def is_person_message(message: dict[str, Any]) -> bool:
 
 
 class History:
-    def __init__(self, engine: Any, conversation_id: str | None = None, kind: ConversationKind = "chat",
+    def __init__(self, store: Store, conversation_id: str | None = None, kind: ConversationKind = "chat",
                  resume: bool = True) -> None:
-        self.engine = engine
-        migrate(engine, "state")
-        with Session(engine) as session:
+        self.store = store
+        self.engine = store.engine
+        store.migrate("state")
+        with Session(self.engine) as session:
             if conversation_id is None and resume:
                 row = session.exec(select_rows(ConversationRow).where(col(ConversationRow.kind) == kind)
                                    .order_by(col(ConversationRow.started_at).desc())).first()

@@ -41,7 +41,6 @@ from tools.fence import clean_text, fence
 from tools.journal.changes import Changes, rollback_words
 from tools.journal.journal import RollbackReport
 from tools.registry import ToolRegistry, validation_error
-from tools.specs import spec_for
 
 __all__ = ["Asker", "CallOutcome", "CallRunner", "ReflectionSource", "SessionState", "done_text",
            "held_text", "rolled_back_text"]
@@ -186,11 +185,15 @@ class CallRunner:
                            timezone=s.settings.timezone, locations=s.locations, turn_id=turn_id,
                            attempt=1, confirm=confirm, calculate=self.calculate, now=self.now)
 
+    def _registry(self, turn_id: str, confirm: Callable[[Confirmation], bool]) -> ToolRegistry:
+        return ToolRegistry(self._context(turn_id, confirm), self.services.catalog,
+                            self.services.behaviours)
+
     # ------------------------------------------------------------------ entry points
     def run(self, name: str, arguments: dict[str, Any], state: SessionState,
             ask: Asker, reflect: ReflectionSource) -> CallOutcome:
         """Any spec tool: a read runs as is; a guarded call runs as one judged attempt."""
-        spec = spec_for(name)
+        spec = self.services.catalog.get(name)
         if spec is None:
             return CallOutcome(f"Error: unknown tool {name!r}", is_error=True)
         if not spec.guarded:
@@ -232,7 +235,7 @@ class CallRunner:
     # ------------------------------------------------------------------ reads
     def _read(self, name: str, arguments: dict[str, Any], state: SessionState) -> CallOutcome:
         call = ToolCall(f"mcp_{uuid.uuid4().hex[:12]}", name, dict(arguments))
-        result = ToolRegistry(self._context("mcp-read", lambda _c: False)).run(call)
+        result = self._registry("mcp-read", lambda _c: False).run(call)
         if not result.is_error:
             state.reads = [*state.reads, call][-_KEPT_READS:]
         data = result.data if isinstance(result.data, dict) and not result.is_error else None
@@ -243,9 +246,9 @@ class CallRunner:
                  ask: Asker, reflect: ReflectionSource) -> CallOutcome:
         """One guarded call as one `GuardedAttempt`: its own journal turn, judged against the
         person's `request` with the reads made since the last guarded call."""
-        spec = spec_for(call.name)
+        spec = self.services.catalog.get(call.name)
         assert spec is not None
-        problem = validation_error(call.name, call.input)
+        problem = validation_error(call.name, call.input, self.services.catalog)
         if problem:
             return CallOutcome(f"Error: {problem}; nothing was written", is_error=True)
         asked = _Asked()
@@ -258,7 +261,7 @@ class CallRunner:
             return bool(asked.answer)
 
         if not spec.writes:  # a place lookup: a read the next attempt's checks rely on
-            looked_up = ToolRegistry(self._context("mcp-read", confirm)).run(call)
+            looked_up = self._registry("mcp-read", confirm).run(call)
             if looked_up.is_error:
                 return CallOutcome(looked_up.text, is_error=True)
             state.reads = [*state.reads, call][-_KEPT_READS:]

@@ -14,7 +14,7 @@ from typing import Any
 
 from mcp_types import ToolAnnotations
 
-from tools.specs import ToolSpec, all_specs
+from tools.specs import SpecRegistry, ToolSpec, all_specs
 
 REQUEST_FIELD = "request"
 CONFIRMED_FIELD = "confirmed"
@@ -69,11 +69,12 @@ def tool_annotations(spec: ToolSpec) -> ToolAnnotations:
                            destructive_hint=spec.guard_kind in _DESTRUCTIVE_KINDS)
 
 
-def tool_defs() -> list[McpToolDef]:
-    """Every spec's tool in the order the chat's model sees them, then `undo_last_change`.
-    Read at call time, so a tool added to the specs is served without a change here."""
+def tool_defs(catalog: SpecRegistry | None = None) -> list[McpToolDef]:
+    """Every spec's tool of `catalog` (the app's unless given) in the order the chat's model
+    sees them, then `undo_last_change`: a tool added to the specs is served without a change
+    here."""
     defs = [McpToolDef(spec.name, spec.description, input_schema(spec), tool_annotations(spec),
-                       spec.guarded) for spec in all_specs()]
+                       spec.guarded) for spec in catalog or all_specs()]
     defs.append(McpToolDef(UNDO_TOOL, UNDO_DESCRIPTION,
                            {"type": "object", "properties": {}, "additionalProperties": False},
                            ToolAnnotations(read_only_hint=False, idempotent_hint=False),

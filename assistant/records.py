@@ -13,7 +13,7 @@ from sqlmodel import AutoString, Field, Session, SQLModel, col, select
 
 from assistant.report import TurnReport
 from reflection.findings import Confidence
-from tools.store.database import migrate
+from tools.store.database import Store
 
 
 class TurnRecord(SQLModel, table=True):
@@ -40,9 +40,10 @@ class TurnRecord(SQLModel, table=True):
 
 
 class TurnRecorder:
-    def __init__(self, engine: Any) -> None:
-        self.engine = engine
-        migrate(engine, "state")
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+        store.migrate("state")
 
     def record(self, report: TurnReport) -> None:
         first = report.attempts[0] if report.attempts else None

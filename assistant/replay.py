@@ -13,7 +13,7 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.settings import Settings
 from reflection.findings import GuardMode
@@ -21,6 +21,9 @@ from tools.backends.base import CalendarBackend
 from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
 from tools.calendar.patching import check_times
 from tools.calendar.recurrence import check_recurrence
+
+if TYPE_CHECKING:
+    from assistant.services import Services
 
 MAIN_MODEL = "replay-main-model"
 REFLECTION_MODEL = "replay-reflection-model"
@@ -139,30 +142,41 @@ def replay_settings(base: Settings, scenario: dict[str, Any]) -> Settings:
 
 def run_scenario(scenario: dict[str, Any], settings: Settings, workdir: Path,
                  requests_out: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Run the scenario; `requests_out` receives every request body the model server saw."""
-    from assistant.app import build_agent
-    from assistant.scripted.fake_anthropic import FakeAnthropicServer
-    from assistant.services import Services, build_locations
+    """Run the scenario; `requests_out` receives every request body the model server saw.
+
+    Its calendar (on the local backend) and its journal are files of `workdir`, opened and
+    closed here; the history, turn records and lessons go to the configured home's state
+    store (CONTRACT section 6), also closed when the replay ends."""
+    from assistant.services import Services, Stores, build_backend, build_locations
     from tools.backends.local import LocalBackend
     from tools.journal.journal import Journal
-    from tools.store.database import sqlite_engine
+    from tools.store.database import Store
 
+    with Stores(settings) as stores, Store.sqlite(workdir / "journal.db") as journal_store:
+        backend: CalendarBackend = LocalBackend(workdir / "calendar.db", settings.timezone) \
+            if settings.backend == "local" else build_backend(settings, stores)
+        try:
+            calendar_id = settings.calendar_id or backend.primary_calendar_id()
+            services = Services(settings, backend, Journal(journal_store, backend),
+                                build_locations(settings), calendar_id, stores)
+            return _run_scenario(scenario, services, requests_out)
+        finally:
+            backend.close()
+
+
+def _run_scenario(scenario: dict[str, Any], services: Services,
+                  requests_out: list[dict[str, Any]] | None) -> dict[str, Any]:
+    from assistant.app import build_agent
+    from assistant.scripted.fake_anthropic import FakeAnthropicServer
+
+    settings, backend, calendar_id = services.settings, services.backend, services.calendar_id
     tz = zone(scenario["timezone"])
     now = datetime.fromisoformat(str(scenario["now"]))
     now = now.replace(tzinfo=tz) if now.tzinfo is None else now.astimezone(tz)
     events = [event_from_contract(e, scenario["timezone"]) for e in scenario.get("calendar") or []]
-    if settings.backend == "local":
-        backend: CalendarBackend = LocalBackend(workdir / "calendar.db", settings.timezone)
-    else:
-        from assistant.services import build_backend
-
-        backend = build_backend(settings)
-    calendar_id = settings.calendar_id or backend.primary_calendar_id()
     ids = IdMap(backend, [e.id for e in events])
     events = [e.with_changes(id=ids.apply({"id": e.id})["id"]) for e in events]
     seed(backend, calendar_id, events)
-    journal = Journal(sqlite_engine(workdir / "journal.db"), backend)
-    services = Services(settings, backend, journal, build_locations(settings), calendar_id)
     agent_box: dict[str, Any] = {}
 
     def router(body: dict[str, Any]) -> str:

@@ -70,12 +70,6 @@ class Attempt:
         return self.rollback is not None and not self.rollback.complete
 
     @property
-    def guarded_calls(self) -> list[ToolCall]:
-        from tools.registry import is_guarded
-
-        return [c for c in self.calls if is_guarded(c.name)]
-
-    @property
     def cards(self) -> list[EventCard]:
         return [card for c in self.calls if c.result for card in c.result.cards]
 

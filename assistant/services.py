@@ -1,6 +1,10 @@
-"""Builds the running parts from settings: backend, journal, places. One place, so the CLI, the
-TUI, `replay` and the tests all assemble the same app, and a killed turn is recovered before any
-new one starts.
+"""Builds the running parts from settings: the stores, backend, journal, places. One place, so the
+CLI, the TUI, `replay` and the tests all assemble the same app, and a killed turn is recovered
+before any new one starts.
+
+The stores are opened here and handed down (`Stores`): the local backend and the journal get the
+one they live in, and the history, turn records and lessons are opened on `Services.stores.state`,
+so one assembled app uses one engine per database and closes them together (`Services.close`).
 
 Recovery takes only turns whose process is gone (a turn open in another window is left alone),
 with the calendar service's retries capped to seconds (a service that is down must not hold a
@@ -12,9 +16,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
-from typing import Any
-
-from sqlalchemy.engine import Engine
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from assistant.logfile import open_log
 from assistant.settings import Settings, SettingsError
@@ -24,13 +27,56 @@ from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
 from tools.journal.journal import Journal, RollbackReport
 from tools.locations import LocationService, NominatimGeocoder
-from tools.store.database import database_engine, sqlite_engine
+from tools.specs import SpecRegistry, all_specs
+from tools.store.database import Store
+
+if TYPE_CHECKING:  # the registry (handlers, schemas) loads with the agent, not with every command
+    from tools.registry import Behaviours
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
 RECOVERY_LOG.addHandler(logging.NullHandler())
 RECOVERY_LOG.propagate = False
 RECOVERY_RETRIES: dict[str, Any] = {"max_attempts": 3, "base_delay": 0.25, "max_delay": 2.0}
 """Calendar-service retries during start-up recovery: a few seconds per call at most."""
+
+
+class Stores:
+    """The two halves of the store one assembled app uses, each opened on first use and closed
+    together: the local calendars (`calendar.db`) and the state (`assistant.db`: the journal,
+    turn records, history, undo records and lessons). With `DATABASE_URL` both live in that one
+    database, served by one `Store`. On first use, so a Google or CalDAV app never creates a
+    calendar file it does not need."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._state: Store | None = None
+        self._calendar: Store | None = None
+
+    @property
+    def state(self) -> Store:
+        if self._state is None:
+            url = self.settings.database_url
+            self._state = Store.from_url(url) if url else Store.sqlite(self.settings.state_db)
+        return self._state
+
+    @property
+    def calendar(self) -> Store:
+        if self._calendar is None:
+            self._calendar = self.state if self.settings.database_url else \
+                Store.sqlite(self.settings.calendar_db)
+        return self._calendar
+
+    def close(self) -> None:
+        for store in {id(s): s for s in (self._calendar, self._state) if s is not None}.values():
+            store.close()
+        self._calendar = self._state = None
+
+    def __enter__(self) -> Stores:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
 
 
 @dataclass
@@ -40,31 +86,38 @@ class Services:
     journal: Journal
     locations: LocationService
     calendar_id: str
+    stores: Stores
+    """Where the history, turn records and lessons of this app are kept (`stores.state`)."""
     recovered: list[RollbackReport] = field(default_factory=list)
+    closes_backend: bool = False
+    """Whether `close` closes the backend too: it was built here, not handed in."""
+    catalog: SpecRegistry = field(default_factory=all_specs)
+    """The tools the model is offered and the guard reads calls by."""
+    behaviours: Behaviours | None = None
+    """What runs for each of them (None: the app's, `tools.registry.BEHAVIOURS`)."""
 
     def agenda(self, now: datetime, days: int) -> list[Event]:
         """Events from the start of today (in `now`'s zone) for `days` days."""
         start = datetime.combine(now.date(), time(0), tzinfo=now.tzinfo)
         return self.backend.list_events(self.calendar_id, start, start + timedelta(days=days))
 
+    def close(self) -> None:
+        """Close what was opened for these services: the stores, and the backend if built here."""
+        if self.closes_backend:
+            self.backend.close()
+        self.stores.close()
 
-def calendar_engine(settings: Settings) -> Engine:
-    """Where the local calendars live: the `DATABASE_URL` database, else `calendar.db`."""
-    if settings.database_url:
-        return database_engine(settings.database_url)
-    return sqlite_engine(settings.calendar_db)
+    def __enter__(self) -> Services:
+        return self
 
-
-def state_engine(settings: Settings) -> Engine:
-    """Where the journal, turn records, history, undo records and lessons live: the
-    `DATABASE_URL` database (beside the calendars), else `assistant.db`."""
-    if settings.database_url:
-        return database_engine(settings.database_url)
-    return sqlite_engine(settings.state_db)
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
 
 
-def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
-    """The configured backend; `options` tune the Google client (retries, timeouts)."""
+def build_backend(settings: Settings, stores: Stores, **options: Any) -> CalendarBackend:
+    """The configured backend (a local one on `stores.calendar`, which stays the stores' to
+    close); `options` tune the Google client (retries, timeouts)."""
     if settings.backend == "google":
         from tools.backends.google.backend import backend_from_settings
 
@@ -77,7 +130,7 @@ def build_backend(settings: Settings, **options: Any) -> CalendarBackend:
         return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
                              settings.caldav_password, calendar=settings.calendar_id,
                              default_timezone=settings.timezone)
-    return LocalBackend(calendar_engine(settings), settings.timezone)
+    return LocalBackend(stores.calendar, settings.timezone)
 
 
 def build_locations(settings: Settings) -> LocationService:
@@ -87,22 +140,24 @@ def build_locations(settings: Settings) -> LocationService:
     return LocationService(settings.home_address, settings.places, geocoder)
 
 
-def open_lessons(settings: Settings) -> LessonStore:
-    """The configured lesson store: the state database and the selection knobs. Here, not with
-    the agent, so every door (the chat, the MCP server, the `lessons` command) opens it the same
-    way without loading the model SDK."""
-    return LessonStore(state_engine(settings), recency_days=settings.lesson_recency_days,
+def open_lessons(settings: Settings, store: Store) -> LessonStore:
+    """The configured lesson store: the lessons in `store` (the state database) and the
+    selection knobs. Here, not with the agent, so every door (the chat, the MCP server, the
+    `lessons` command) opens it the same way without loading the model SDK."""
+    return LessonStore(store, recency_days=settings.lesson_recency_days,
                        min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced)
 
 
-def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> list[RollbackReport]:
+def recover_turns(settings: Settings, journal: Journal, own_backend: bool,
+                  stores: Stores) -> list[RollbackReport]:
     """Roll back what dead processes left open; each recovered turn is logged as one line.
 
     On Google, when the backend is ours to build, recovery runs on a second client whose retries
     are capped (`RECOVERY_RETRIES`), so a service that is down costs seconds, not minutes."""
     runner = journal
     if own_backend and settings.backend == "google" and journal.recoverable_turns():
-        runner = Journal(journal.engine, build_backend(settings, **RECOVERY_RETRIES), journal.owner)
+        runner = Journal(journal.store, build_backend(settings, stores, **RECOVERY_RETRIES),
+                         journal.owner)
     try:
         reports = runner.recover()
     finally:
@@ -115,14 +170,24 @@ def recover_turns(settings: Settings, journal: Journal, own_backend: bool) -> li
 
 def build_services(settings: Settings, backend: CalendarBackend | None = None,
                    recover: bool = True) -> Services:
+    """The app's running parts on freshly opened stores (`Services.close` closes them, and the
+    backend unless it was handed in)."""
     open_log(settings.home)  # what fails below is told in words; its details go to the file
+    stores = Stores(settings)
     own_backend = backend is None
-    backend = backend or build_backend(settings)
-    settings.home.mkdir(parents=True, exist_ok=True)
-    journal = Journal(state_engine(settings), backend)
-    calendar_id = settings.calendar_id or backend.primary_calendar_id()
-    known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
-    if known is not None and calendar_id not in known:
-        raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
-    recovered = recover_turns(settings, journal, own_backend) if recover else []
-    return Services(settings, backend, journal, build_locations(settings), calendar_id, recovered)
+    try:
+        backend = backend or build_backend(settings, stores)
+        settings.home.mkdir(parents=True, exist_ok=True)
+        journal = Journal(stores.state, backend)
+        calendar_id = settings.calendar_id or backend.primary_calendar_id()
+        known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
+        if known is not None and calendar_id not in known:
+            raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
+        recovered = recover_turns(settings, journal, own_backend, stores) if recover else []
+    except BaseException:
+        if own_backend and backend is not None:
+            backend.close()
+        stores.close()
+        raise
+    return Services(settings, backend, journal, build_locations(settings), calendar_id, stores,
+                    recovered, closes_backend=own_backend)

@@ -40,7 +40,7 @@ from tools.context import ToolCall, ToolContext
 from tools.journal.journal import Journal
 from tools.locations import LocationService
 from tools.registry import ToolRegistry
-from tools.store import database as store
+from tools.store.database import Store
 
 TZ_NAME = "America/Los_Angeles"
 TZ = ZoneInfo(TZ_NAME)
@@ -108,13 +108,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of the run, by name (seconds, counts)."""
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        if args.database_url:
-            engine = store.database_engine(args.database_url)
-            backend = LocalBackend(engine, TZ_NAME)
-            journal = Journal(engine, backend)
+        if args.database_url:  # the calendar and the journal in one store, as DATABASE_URL has it
+            backend = LocalBackend(Store.from_url(args.database_url), TZ_NAME, close_store=True)
+            journal = Journal(backend.store, backend)
         else:
             backend = LocalBackend(Path(tmp) / "calendar.db", TZ_NAME)
-            journal = Journal(store.sqlite_engine(Path(tmp) / "journal.db"), backend)
+            journal = Journal(Store.sqlite(Path(tmp) / "journal.db"), backend)
         cal = backend.primary_calendar_id()
         events = make_events(backend, args.events, rng)
         n_recurring = sum(1 for e in events if e.recurrence)
@@ -179,7 +178,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         _, traced_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         db_size = sum(p.stat().st_size for p in Path(tmp).iterdir())  # 0 on a server
-        store.forget_engines()
+        backend.close()
+        journal.store.close()
 
     return {"events": args.events, "all_day": n_all_day, "recurring": n_recurring,
             "db_size": db_size, "create_total": create_total, "patch_total": patch_total,

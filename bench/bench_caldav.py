@@ -39,7 +39,7 @@ from tools.ical.events import calendar_of, new_component
 from tools.ical.files import read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.journal import Journal
-from tools.store import database as store
+from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 LA = ZoneInfo(TZ)
@@ -90,10 +90,12 @@ def bench_import(folder: Path) -> float:
         run = folder / f"run{time.perf_counter_ns()}"
         run.mkdir()
         backend = LocalBackend(run / "calendar.db", TZ)
-        journal = Journal(store.sqlite_engine(run / "journal.db"), backend)
+        journal = Journal(Store.sqlite(run / "journal.db"), backend)
         steps = plan_import(backend, "primary", read_ics(ics, TZ), TZ)
         apply_import(journal, "primary", steps)
         assert len(steps) == EVENTS
+        backend.close()
+        journal.store.close()
 
     return timed(once)
 

@@ -25,7 +25,6 @@ for folder in (ROOT, ROOT / "bench"):
 from bench_backend import measure, ms, p95  # noqa: E402
 
 from fixtures.postgres import start_postgres  # noqa: E402
-from tools.store import database as store  # noqa: E402
 
 Statistic = Callable[[list[float]], float]
 FIGURES: list[tuple[str, str, Statistic]] = [
@@ -51,7 +50,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         url = server.url(server.create_database("bench"))
         pg = measure(argparse.Namespace(events=args.events, seed=args.seed, database_url=url))
-        store.forget_engines()
     finally:
         server.stop()
     print(f"calendar: {args.events} events; PostgreSQL {url.split('@')[1]}, "

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
+from tools.specs import SpecRegistry, all_specs
 
 
 class CaseError(ValueError):
@@ -41,6 +42,9 @@ class GuardCase:
     llm_reflection: str | None = None
     places: dict[str, str] = field(default_factory=dict)
     has_llm_reflection: bool = False
+    catalog: SpecRegistry = field(default_factory=all_specs, repr=False, compare=False)
+    """How the calls are read (guarded or not, which kind of write): the app's tools unless the
+    door that built the case runs others."""
 
     def event(self, event_id: str) -> Event | None:
         for event in self.calendar:

@@ -26,7 +26,6 @@ from reflection.reflect import (
     stated_confidence,
 )
 from reflection.symbolic import SymbolicResult, check_symbolic
-from tools.specs import guard_kind
 
 GUARD_VERSION = "1"
 _NOT_GIVEN: Any = object()
@@ -45,7 +44,7 @@ class GuardRun:
 
 def is_high_stakes(case: GuardCase) -> bool:
     """Several deletes, or a change to a whole recurring series (read through each tool's spec)."""
-    kinds = [guard_kind(c.name) for c in case.tool_calls]
+    kinds = [case.catalog.guard_kind(c.name) for c in case.tool_calls]
     if kinds.count("delete") > 1:
         return True
     for call, kind in zip(case.tool_calls, kinds, strict=True):
@@ -66,7 +65,7 @@ def destructive_unverified(case: GuardCase) -> list[str]:
     said = {m.casefold() for m in _EMAIL_RE.findall(case.user_message)}
     reasons: list[str] = []
     for call in case.tool_calls:
-        kind = guard_kind(call.name)
+        kind = case.catalog.guard_kind(call.name)
         if call.failed:
             continue
         if kind == "delete":

@@ -21,7 +21,6 @@ from reflection.findings import Fact, Finding
 from reflection.reading.request import RequestReading, read_request
 from reflection.wording import WEEKDAYS, describe_day
 from tools.calendar.occurrences import series_of
-from tools.specs import is_guarded, spec_for
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +70,7 @@ def _writes(case: GuardCase) -> list[WriteCall]:
     by one, each as an update with its own result."""
     out: list[WriteCall] = []
     for index, call in enumerate(case.tool_calls):
-        spec = spec_for(call.name)
+        spec = case.catalog.get(call.name)
         kind = spec.guard_kind if spec is not None else None
         if kind == "bulk_update" and spec is not None:
             results = call.result.get("events") if isinstance(call.result, dict) else None
@@ -116,7 +115,7 @@ def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS
     except Exception:  # noqa: BLE001 - a checker bug must not become a verdict
         log.exception("a symbolic check failed on this case; the calls are left unverified")
         calls = {i: CallCheck(i, unsure=["the checks could not finish"], writes_start=_writes_start(c))
-                 for i, c in enumerate(case.tool_calls) if is_guarded(c.name)}
+                 for i, c in enumerate(case.tool_calls) if case.catalog.is_guarded(c.name)}
         return SymbolicResult(calls=calls)
 
 
@@ -124,7 +123,7 @@ def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> Sym
     resolution = resolve(case.user_message, case.now, case.timezone)
     reading = read_request(case.user_message, resolution, case.calendar)
     calls = {i: CallCheck(i, writes_start=_writes_start(c)) for i, c in enumerate(case.tool_calls)
-             if is_guarded(c.name)}
+             if case.catalog.is_guarded(c.name)}
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
     for name, check in checks:

@@ -28,7 +28,7 @@ from tools.backends.local import LocalBackend
 from tools.context import ToolContext, grant_all
 from tools.journal.journal import Journal
 from tools.locations import LocationService
-from tools.store import database as store
+from tools.store.database import Store
 
 # Hypothesis keeps its example database and caches in a temporary dir, never in the checkout
 # (it would otherwise write `.hypothesis/` into the working tree).
@@ -76,9 +76,9 @@ def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
     if name == "local":
         return LocalBackend(tmp_path / "calendar.db", PERSON_TZ)
     if name == "local-pg":  # a fresh schema on the session's PostgreSQL (skipped without one)
-        from pg_support import fresh_store_engine
+        from pg_support import fresh_store
 
-        return LocalBackend(fresh_store_engine(), PERSON_TZ)
+        return LocalBackend(fresh_store(), PERSON_TZ, close_store=True)
     if name == "google":  # the real client against the fake Calendar v3 server on 127.0.0.1
         from google_support import fake_google_backend
 
@@ -88,13 +88,6 @@ def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
 
         return caldav_backend(tmp_path, time_zone=PERSON_TZ)
     raise ValueError(f"unknown backend {name!r}")  # pragma: no cover
-
-
-@pytest.fixture(autouse=True)
-def _forget_engines() -> Iterator[None]:
-    """Engines are cached per file path: drop them after every test."""
-    yield
-    store.forget_engines()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -133,7 +126,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv("CALENDAR_ASSISTANT_BACKEND", raising=False)
     monkeypatch.delenv("CALENDAR_ASSISTANT_CALENDAR", raising=False)
     yield path
-    store.forget_engines()
 
 
 @pytest.fixture(params=on_backends(STORE_BACKENDS))
@@ -149,16 +141,20 @@ def local(tmp_path: Path) -> LocalBackend:
 
 
 def journal_for(backend: CalendarBackend, directory: Path) -> Journal:
-    """A journal beside the backend: in the same database for a local calendar on a server
-    (as `DATABASE_URL` puts them), else in its own SQLite file."""
-    if isinstance(backend, LocalBackend) and store.is_postgresql(backend.engine):
-        return Journal(backend.engine, backend)
-    return Journal(store.sqlite_engine(directory / "journal.db"), backend)
+    """A journal beside the backend: in the same store for a local calendar on a server (as
+    `DATABASE_URL` puts them; closed with the backend), else in a SQLite file of its own (closed
+    when its last reference goes; `journal` closes it at the end of the test)."""
+    if isinstance(backend, LocalBackend) and backend.store.is_postgresql:
+        return Journal(backend.store, backend)
+    return Journal(Store.sqlite(directory / "journal.db"), backend)
 
 
 @pytest.fixture
-def journal(backend: CalendarBackend, tmp_path: Path) -> Journal:
-    return journal_for(backend, tmp_path)
+def journal(backend: CalendarBackend, tmp_path: Path) -> Iterator[Journal]:
+    made = journal_for(backend, tmp_path)
+    yield made
+    if made.store is not getattr(backend, "store", None):
+        made.store.close()
 
 
 def locations() -> LocationService:

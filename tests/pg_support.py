@@ -10,10 +10,9 @@ from __future__ import annotations
 import atexit
 
 import pytest
-from sqlalchemy.engine import Engine
 
 from fixtures.postgres import PostgresServer, PostgresUnavailable, start_postgres
-from tools.store import database as store
+from tools.store.database import Store
 
 _SERVER: PostgresServer | None = None
 _DATABASE: str | None = None
@@ -42,14 +41,14 @@ def fresh_store_url() -> str:
     return server.url(database, server.create_schema(database))
 
 
-def fresh_store_engine() -> Engine:
-    return store.database_engine(fresh_store_url())
+def fresh_store() -> Store:
+    """A store on an empty schema of its own; the caller closes it."""
+    return Store.from_url(fresh_store_url())
 
 
 def stop_postgres() -> None:
     global _SERVER, _DATABASE
     if _SERVER is not None:
-        store.forget_engines()
         _SERVER.stop()
         _SERVER = None
         _DATABASE = None

@@ -27,7 +27,7 @@ from tools.calendar.patching import apply_patch, check_times
 from tools.calendar.recurrence import check_recurrence
 from tools.context import ToolContext, ToolResult
 from tools.fence import clean_text, fence
-from tools.journal.journal import IntentKind, intent_json
+from tools.journal.entries import Intent
 
 PAGE_SIZE = 40
 _clean = clean_text  # calendar text is other people's data: one line, no markup, bounded
@@ -132,19 +132,18 @@ def get_location_suggestions(ctx: ToolContext, args: dict[str, Any]) -> ToolResu
 
 # --------------------------------------------------------------------------- writes
 def _journalled(ctx: ToolContext, tool: str, calendar_id: str, event_id: str,
-                write: Callable[[], Event | None], *, intended: Event | None,
+                write: Callable[[], Event | None], *, intent: Intent,
                 base_version: str | None = None,
                 started: list[int] | None = None) -> tuple[Event | None, int | None]:
     """Pre-image and intent committed, write, post-image committed: the order rollback relies
-    on. `intended` is the event as the write means to leave it (None: deleted); a write the
-    server refused is recorded as not applied. `started` collects the entry id even when the
-    write fails, so a caller undoing several writes also covers one that may have landed."""
+    on. `intent` is what the write means to leave (the event as it should read, or none); a
+    write the server refused is recorded as not applied. `started` collects the entry id even
+    when the write fails, so a caller undoing several writes also covers one that may have
+    landed."""
     entry = None
     if ctx.journal:
-        kind: IntentKind = "delete" if intended is None else \
-            "create" if tool == "create_calendar_event" else "update"
         entry = ctx.journal.begin(ctx.turn_id, ctx.attempt, tool, calendar_id, event_id,
-                                  intent=intent_json(kind, intended), base_version=base_version)
+                                  intent=intent, base_version=base_version)
         if started is not None:
             started.append(entry)
     try:
@@ -207,7 +206,7 @@ def create_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                              lambda: ctx.backend.create_event(
                                  calendar_id, event, turn_id=ctx.turn_id,
                                  send_updates=bool(args.get("notify_attendees"))),
-                             intended=event)
+                             intent=Intent.create(event))
     assert created is not None
     ctx.created_in_turn.add(created.id)
     return ToolResult(text=f"Created {compact_row(created, ctx.timezone)}",
@@ -267,7 +266,8 @@ def _write_update(ctx: ToolContext, tool: str, item: dict[str, Any], current: Ev
     updated, entry = _journalled(ctx, tool, calendar_id, current.id, lambda: ctx.backend.patch_event(
         calendar_id, current.id, patch, if_match=current.version or None,
         send_updates=bool(item.get("notify_attendees"))),
-        intended=apply_patch(current, patch), base_version=current.version or None, started=started)
+        intent=Intent.update(apply_patch(current, patch)), base_version=current.version or None,
+        started=started)
     assert updated is not None
     return updated, entry
 
@@ -304,7 +304,7 @@ def _write_bulk(ctx: ToolContext, calendar_id: str, group: list[tuple[Event, Eve
     if ctx.journal:
         entries = ctx.journal.begin_many(
             ctx.turn_id, ctx.attempt, "bulk_update_calendar_events", calendar_id,
-            [(current, intent_json("update", apply_patch(current, patch)), current.version or None)
+            [(current, Intent.update(apply_patch(current, patch)), current.version or None)
              for current, patch in group])
         started += entries
     try:
@@ -348,7 +348,7 @@ def delete_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                 lambda: ctx.backend.delete_event(calendar_id, current.id,
                                                  if_match=current.version or None,
                                                  send_updates=bool(args.get("notify_attendees"))),
-                intended=None, base_version=current.version or None)
+                intent=Intent.delete(), base_version=current.version or None)
     ctx.deleted_in_turn += 1
     return ToolResult(text=f"Deleted {compact_row(current, ctx.timezone)}",
                       cards=[EventCard("deleted", None, current)],

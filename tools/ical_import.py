@@ -13,7 +13,6 @@ import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Literal, cast
 
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch
 from tools.backends.errors import person_message
@@ -22,7 +21,8 @@ from tools.calendar.occurrences import instance_id
 from tools.calendar.patching import PATCHABLE
 from tools.ical.files import FileSeries
 from tools.journal.changes import event_phrase
-from tools.journal.journal import IMPORTED_BY, Journal, RollbackReport, intent_json
+from tools.journal.entries import Intent, IntentKind
+from tools.journal.journal import IMPORTED_BY, Journal, RollbackReport
 
 IMPORT_TOOL = IMPORTED_BY
 """The journal's name for the writes of an import (shown nowhere a person reads; a rollback of
@@ -57,11 +57,6 @@ def _fields(event: Event) -> dict[str, object]:
 def _changed(current: Event, wanted: Event, names: tuple[str, ...]) -> dict[str, object]:
     have, want = current.to_contract(), wanted.to_contract()
     return {name: want[name] for name in names if have[name] != want[name]}
-
-
-def _kind(kind: str) -> Literal["create", "update", "delete"]:
-    assert kind in ("create", "update", "delete")
-    return cast(Literal["create", "update", "delete"], kind)
 
 
 def plan_import(backend: CalendarBackend, calendar_id: str, series: list[FileSeries],
@@ -134,8 +129,8 @@ def apply_import(journal: Journal, calendar_id: str, steps: list[Step],
         current = backend.get_event(calendar_id, step.event_id) if step.kind != "create" else None
         base = current.version if current is not None else None
         entry = journal.begin(turn_id, 1, IMPORT_TOOL, calendar_id, step.event_id,
-                              intent=intent_json(_kind(step.kind), None if step.kind == "delete"
-                                                 else step.event), base_version=base)
+                              intent=Intent(IntentKind(step.kind), None if step.kind == "delete"
+                                            else step.event), base_version=base)
         try:
             written: Event | None
             if step.kind == "create":

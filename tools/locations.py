@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
@@ -51,10 +52,14 @@ class NominatimGeocoder:
 
     The policy asks for an identifying User-Agent, at most one request a second, and caching of
     results; all three are done here. Off by default: the person turns it on in the config.
+    `clock` and `sleep` space the requests (a test hands in a clock that only moves when slept
+    on, to see the wait asked for without waiting).
     """
 
     def __init__(self, user_agent: str, base_url: str = "https://nominatim.openstreetmap.org",
-                 timeout: float = 10.0, min_interval: float = 1.0) -> None:
+                 timeout: float = 10.0, min_interval: float = 1.0, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         import httpx
 
         if not user_agent or "calendar-assistant" not in user_agent:
@@ -62,6 +67,7 @@ class NominatimGeocoder:
         self._client = httpx.Client(base_url=base_url, timeout=timeout,
                                     headers={"User-Agent": user_agent})
         self._min_interval = min_interval
+        self._clock, self._sleep = clock, sleep
         self._last = 0.0
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, int], list[Place]] = {}
@@ -73,9 +79,9 @@ class NominatimGeocoder:
         if key in self._cache:
             return self._cache[key]
         with self._lock:
-            wait = self._min_interval - (time.monotonic() - self._last)
+            wait = self._min_interval - (self._clock() - self._last)
             if wait > 0:
-                time.sleep(wait)
+                self._sleep(wait)
             try:
                 response = self._client.get("/search", params={"q": query, "format": "jsonv2",
                                                                 "limit": limit, "addressdetails": 0})
@@ -84,7 +90,7 @@ class NominatimGeocoder:
             except (httpx.HTTPError, ValueError) as exc:
                 raise GeocoderError(f"the place search failed: {exc}") from exc
             finally:
-                self._last = time.monotonic()
+                self._last = self._clock()
         places = []
         for row in rows if isinstance(rows, list) else []:
             display = str(row.get("display_name") or "")

@@ -2,6 +2,8 @@
 check, only then ask before destructive calls, run the one handler, and turn every failure into an
 `is_error` result that names the field. What each tool is, as the model and the guard see it, is
 its spec (`tools.specs`); what runs for it is its behaviour, bound here by name (`BEHAVIOURS`).
+A registry is handed the catalog and the behaviours it runs (the app's by default), so a test
+runs one more tool by handing both, with nothing global to patch.
 
 Validation uses the very JSON schemas sent to the model (through `jsonschema`), so what the model
 is told and what is enforced cannot drift apart.
@@ -9,8 +11,9 @@ is told and what is enforced cannot drift apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[import-untyped]
@@ -23,9 +26,9 @@ from tools.calendar.events import EventFieldError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.free_time_tool import find_free_time
 from tools.locations import GeocoderError
-from tools.specs import ToolSpec, all_specs, is_guarded, is_write, spec_for
+from tools.specs import SpecRegistry, ToolSpec, all_specs
 
-__all__ = ["BEHAVIOURS", "ToolBehaviour", "ToolRegistry", "destructive_reasons", "is_guarded", "is_write",
+__all__ = ["BEHAVIOURS", "Behaviours", "ToolBehaviour", "ToolRegistry", "destructive_reasons",
            "tool_definitions", "validation_error"]
 
 Handler = Callable[[ToolContext, dict[str, Any]], ToolResult]
@@ -49,7 +52,10 @@ class ToolBehaviour:
     summary: confirm.Summary = confirm.plain_summary
 
 
-BEHAVIOURS: dict[str, ToolBehaviour] = {
+Behaviours = Mapping[str, ToolBehaviour]
+"""What runs for each tool, by the name of its spec."""
+
+BEHAVIOURS: Behaviours = MappingProxyType({
     "list_events": ToolBehaviour(handlers.list_events),
     "calculate_datetime": ToolBehaviour(handlers.calculate_datetime),
     "create_calendar_event": ToolBehaviour(
@@ -67,13 +73,9 @@ BEHAVIOURS: dict[str, ToolBehaviour] = {
     "get_location_info": ToolBehaviour(handlers.get_location_info),
     "get_location_suggestions": ToolBehaviour(handlers.get_location_suggestions),
     "find_free_time": ToolBehaviour(find_free_time),
-}
-"""Each tool's code, by the name of its spec: the one place a tool name meets what it runs. Read at
-call time, so a test can put a copy with one more tool in its place (beside a copy of `SPECS`)."""
-
-
-def behaviour_for(name: str) -> ToolBehaviour | None:
-    return BEHAVIOURS.get(name)
+})
+"""Each tool's code, by the name of its spec: the one place a tool name meets what it runs.
+Read-only: a registry with one more tool is handed `{**BEHAVIOURS, name: behaviour}`."""
 
 
 # The formats the schemas name are enforced, not just described: the registry validates with
@@ -101,16 +103,18 @@ def _validator(spec: ToolSpec) -> Draft202012Validator:
     return known[1]
 
 
-def tool_definitions() -> list[dict[str, Any]]:
-    """The definitions the model sees, as `calendar-assistant tools` prints them."""
-    return [spec.definition() for spec in all_specs()]
+def tool_definitions(catalog: SpecRegistry | None = None) -> list[dict[str, Any]]:
+    """The definitions the model sees (of the app's catalog unless another is given), as
+    `calendar-assistant tools` prints them."""
+    return (catalog or all_specs()).definitions()
 
 
-def validation_error(name: str, args: Any) -> str | None:
+def validation_error(name: str, args: Any, catalog: SpecRegistry | None = None) -> str | None:
     """The first schema violation, phrased with the field path, or None."""
-    spec = spec_for(name)
+    specs = catalog or all_specs()
+    spec = specs.get(name)
     if spec is None:
-        return f"unknown tool {name!r}; tools are {', '.join(all_specs().names())}"
+        return f"unknown tool {name!r}; tools are {', '.join(specs.names())}"
     if not isinstance(args, dict):
         return "the input must be a JSON object"
     errors = sorted(_validator(spec).iter_errors(args), key=lambda e: list(e.absolute_path))
@@ -152,11 +156,12 @@ def _unstorable_field(value: Any, path: str = "input") -> str | None:
     return None
 
 
-def destructive_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
-    """Why a call needs the person's yes (CONTRACT section 3), as its spec says: no rollback
-    takes an email back, and deleting several events or a whole series is more than most
-    requests mean."""
-    behaviour = behaviour_for(call.name)
+def destructive_reasons(call: ToolCall, ctx: ToolContext,
+                        behaviours: Behaviours = BEHAVIOURS) -> list[str]:
+    """Why a call needs the person's yes (CONTRACT section 3), as its behaviour says: no
+    rollback takes an email back, and deleting several events or a whole series is more than
+    most requests mean."""
+    behaviour = behaviours.get(call.name)
     return behaviour.destructive(call, ctx) if behaviour is not None else []
 
 
@@ -165,16 +170,20 @@ def _is_delete(spec: ToolSpec | None) -> bool:
 
 
 class ToolRegistry:
-    """Runs tool calls for one turn against one context."""
+    """Runs tool calls for one turn against one context, with the tools of `catalog` and the
+    code of `behaviours` (the app's when not given)."""
 
-    def __init__(self, ctx: ToolContext) -> None:
+    def __init__(self, ctx: ToolContext, catalog: SpecRegistry | None = None,
+                 behaviours: Behaviours | None = None) -> None:
         self.ctx = ctx
+        self.catalog = catalog or all_specs()
+        self.behaviours = BEHAVIOURS if behaviours is None else behaviours
 
     def run_batch(self, calls: list[ToolCall]) -> list[ToolResult]:
         """Run the calls of one model response in order. Several deletes in one response are
         put to the person once, together, rather than one surprise at a time; a delete that is
         invalid is not among them (it is refused on its own, without asking)."""
-        deletes = [c for c in calls if _is_delete(spec_for(c.name)) and self._valid(c)]
+        deletes = [c for c in calls if _is_delete(self.catalog.get(c.name)) and self._valid(c)]
         granted: set[str] = set()
         if deletes and len(deletes) + self.ctx.deleted_in_turn > 1:
             summary = "\n".join(self._behaviour(c).summary(c, self.ctx) for c in deletes)
@@ -193,23 +202,21 @@ class ToolRegistry:
             results.append(call.result)
         return results
 
-    @staticmethod
-    def _spec(call: ToolCall) -> ToolSpec:
-        spec = spec_for(call.name)
+    def _spec(self, call: ToolCall) -> ToolSpec:
+        spec = self.catalog.get(call.name)
         if spec is None:
             raise KeyError(call.name)
         return spec
 
-    @staticmethod
-    def _behaviour(call: ToolCall) -> ToolBehaviour:
-        behaviour = behaviour_for(call.name)
+    def _behaviour(self, call: ToolCall) -> ToolBehaviour:
+        behaviour = self.behaviours.get(call.name)
         if behaviour is None:
             raise KeyError(call.name)
         return behaviour
 
     def _valid(self, call: ToolCall) -> bool:
         """The call passes its schema and its spec's full check (nothing is written)."""
-        if validation_error(call.name, call.input) is not None:
+        if validation_error(call.name, call.input, self.catalog) is not None:
             return False
         try:
             self._behaviour(call).check(self.ctx, call.input)
@@ -229,7 +236,7 @@ class ToolRegistry:
     def run(self, call: ToolCall, pre_granted: bool = False) -> ToolResult:
         """Validate (schema, then the spec's full check), then confirm, then run: an invalid
         call is refused without the person being asked about it."""
-        problem = validation_error(call.name, call.input)
+        problem = validation_error(call.name, call.input, self.catalog)
         if problem:
             call.result = ToolResult.error(problem)
             return call.result
@@ -261,7 +268,7 @@ class ToolRegistry:
         """A handler failed in a way it did not foresee: undo whatever this call wrote (its own
         journal entries, the ones after `mark`) and say so in one line."""
         journal = self.ctx.journal
-        if journal is None or not is_write(call.name):
+        if journal is None or not self.catalog.is_write(call.name):
             return ToolResult.error(problem)
         mine = journal.entries_after(self.ctx.turn_id, mark)
         if not mine:

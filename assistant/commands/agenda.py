@@ -51,9 +51,10 @@ def run(args: argparse.Namespace) -> int:
     from assistant.services import build_services
     settings = load_settings()
     now = fixed_now(args.now, settings.timezone) or datetime.now(zone(settings.timezone))
-    services = build_services(settings)
-    events = services.agenda(now, args.days)
-    for skipped in services.backend.skipped_series():
+    with build_services(settings) as services:
+        events = services.agenda(now, args.days)
+        unreadable = services.backend.skipped_series()
+    for skipped in unreadable:
         print(f"calendar-assistant: warning: the repeating event '{plain_text(skipped.title)}' is "
               "not listed: its repeat rule cannot be read", file=sys.stderr)
     if args.json:

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     fixed = fixed_now(args.now, settings.timezone)
     agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
                         now=(lambda: fixed) if fixed is not None else None, door="cli")
-    report = agent.run_turn(str(args.message).strip())
+    with agent.services:
+        report = agent.run_turn(str(args.message).strip())
     if args.json:
         print(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
     else:

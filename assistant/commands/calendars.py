@@ -21,14 +21,15 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.services import build_backend
+    from assistant.services import Stores, build_backend
     settings = load_settings()
-    backend = build_backend(settings)
-    # a CalDAV setting may be a display name: the backend resolves it to the calendar's URL
-    current = backend.primary_calendar_id() if settings.backend == "caldav" else \
-        settings.calendar_id or backend.primary_calendar_id()
-    for cal in backend.calendars():
-        mark = "*" if cal.id == current else " "
-        primary = " (primary)" if cal.primary else ""
-        print(f"{mark} {cal.id}\t{cal.name}{primary}")
+    with Stores(settings) as stores:
+        backend = build_backend(settings, stores)
+        # a CalDAV setting may be a display name: the backend resolves it to the calendar's URL
+        current = backend.primary_calendar_id() if settings.backend == "caldav" else \
+            settings.calendar_id or backend.primary_calendar_id()
+        for cal in backend.calendars():
+            mark = "*" if cal.id == current else " "
+            primary = " (primary)" if cal.primary else ""
+            print(f"{mark} {cal.id}\t{cal.name}{primary}")
     return 0

@@ -67,14 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if last < first:
         fail(f"--to {last} is before --from {first}")
     start, end = day_span(first, last, tz)
-    services = build_services(settings)
-    backend, cal = services.backend, services.calendar_id
-    events = backend.list_events(cal, start, end)
-    masters: dict[str, Event] = {}
-    for series_id in dict.fromkeys(e.recurring_event_id for e in events if e.recurring_event_id):
-        master = backend.get_event(cal, series_id)
-        if master is not None:
-            masters[series_id] = master
+    with build_services(settings) as services:
+        backend, cal = services.backend, services.calendar_id
+        events = backend.list_events(cal, start, end)
+        masters: dict[str, Event] = {}
+        for series_id in dict.fromkeys(e.recurring_event_id for e in events if e.recurring_event_id):
+            master = backend.get_event(cal, series_id)
+            if master is not None:
+                masters[series_id] = master
     data = export_bytes(events, masters, start, end)
     if args.file == "-":
         sys.stdout.buffer.write(data)

@@ -42,22 +42,22 @@ def run(args: argparse.Namespace) -> int:
     for item in series:
         for note in item.notes:
             print(f"calendar-assistant: {args.file}, {note}", file=sys.stderr)
-    services = build_services(settings)
-    steps = plan_import(services.backend, services.calendar_id, series, settings.timezone)
-    if not steps:
-        print("Nothing to import: the calendar already has every event of the file.")
-        return 0
-    if args.dry_run:
-        print(f"Importing {args.file} would:")
-        for step in steps:
-            print(f"  {step.words}")
-        print("Nothing was written (dry run).")
-        return 0
-    try:
-        apply_import(services.journal, services.calendar_id, steps)
-    except ImportFailed as exc:
-        print(f"calendar-assistant: {mask_secrets(str(exc))}", file=sys.stderr)
-        return 1
+    with build_services(settings) as services:
+        steps = plan_import(services.backend, services.calendar_id, series, settings.timezone)
+        if not steps:
+            print("Nothing to import: the calendar already has every event of the file.")
+            return 0
+        if args.dry_run:
+            print(f"Importing {args.file} would:")
+            for step in steps:
+                print(f"  {step.words}")
+            print("Nothing was written (dry run).")
+            return 0
+        try:
+            apply_import(services.journal, services.calendar_id, steps)
+        except ImportFailed as exc:
+            print(f"calendar-assistant: {mask_secrets(str(exc))}", file=sys.stderr)
+            return 1
     print(f"Imported {args.file}: {len(steps)} change(s). `calendar-assistant undo` takes "
           "them back.")
     return 0

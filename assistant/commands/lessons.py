@@ -28,8 +28,13 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.services import open_lessons
-    store = open_lessons(load_settings())
+    from assistant.services import Stores, open_lessons
+    settings = load_settings()
+    with Stores(settings) as stores:
+        return _run(args, open_lessons(settings, stores.state))
+
+
+def _run(args: argparse.Namespace, store: LessonStore) -> int:
     acted = False
     as_json = bool(args.json)
     if args.resolve is not None:

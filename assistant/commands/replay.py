@@ -23,7 +23,6 @@ def register(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from assistant.replay import ScenarioError, load_scenario, replay_settings, run_scenario
-    from tools.store.database import forget_engines
     try:
         scenario = load_scenario(Path(args.file))
     except ScenarioError as exc:
@@ -31,6 +30,5 @@ def run(args: argparse.Namespace) -> int:
     settings = replay_settings(load_settings(), scenario)
     with tempfile.TemporaryDirectory(prefix="calendar-replay-") as tmp:
         result = run_scenario(scenario, settings, Path(tmp))
-        forget_engines()
     print(json.dumps(result, indent=1, ensure_ascii=False))
     return 1 if result.get("script_errors") else 0

@@ -21,12 +21,11 @@ def register(subparsers: Subparsers) -> None:
 def collect() -> dict[str, Any]:
     """The turn records' figures, with how often a surfaced lesson's mistake came back."""
     from assistant.records import TurnRecorder, summarize
-    from assistant.services import state_engine
+    from assistant.services import Stores
     from reflection.lessons.store import LessonStore
-    settings = load_settings()
-    engine = state_engine(settings)
-    figures: dict[str, Any] = summarize(TurnRecorder(engine).all())
-    figures["lessons"] = LessonStore(engine).recurrence_after_surfacing()
+    with Stores(load_settings()) as stores:
+        figures: dict[str, Any] = summarize(TurnRecorder(stores.state).all())
+        figures["lessons"] = LessonStore(stores.state).recurrence_after_surfacing()
     return figures
 
 

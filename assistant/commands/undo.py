@@ -17,7 +17,7 @@ from assistant.commands.usage import Subparsers, fail
 from assistant.settings import load_settings
 
 if TYPE_CHECKING:  # loaded where used: the command line starts without them
-    from tools.journal.changes import Change
+    from tools.journal.changes import Change, Changes
     from tools.journal.journal import RollbackReport
 
 NOTHING_TO_UNDO = "Nothing to undo."
@@ -76,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     from assistant.services import build_services
     from tools.journal.changes import Changes
     settings = load_settings()
-    changes = Changes(build_services(settings).journal)
+    with build_services(settings) as services:
+        return _undo(args, Changes(services.journal), settings.timezone)
+
+
+def _undo(args: argparse.Namespace, changes: Changes, tz_name: str) -> int:
     turn_id = changes.last_undoable()
     if turn_id is None:
         print(NOTHING_TO_UNDO)
@@ -84,13 +88,13 @@ def run(args: argparse.Namespace) -> int:
     pending = changes.standing(turn_id)
     count = len(pending.events) if pending is not None else 0
     if pending is not None and count > 1 and not args.yes:
-        agreed = _agreed(pending, settings.timezone)
+        agreed = _agreed(pending, tz_name)
         if agreed is None:
             fail(f"undo: the last change takes back {count:,} events; pass --yes to undo them "
                  "without a terminal to ask on")
         if not agreed:
             print("Nothing was undone.")
             return 1
-    outcome = UndoOutcome(changes.undo(turn_id), settings.timezone)
+    outcome = UndoOutcome(changes.undo(turn_id), tz_name)
     print(outcome.message)
     return outcome.exit_code

@@ -296,7 +296,7 @@ def build_server(settings: Settings, *, now: Callable[[], datetime] | None = Non
 
         built = services or build_services(settings)
         guard = Guard(mode=settings.reflection_mode, votes=settings.reflection_votes)
-        return CallRunner(built, guard, open_lessons(settings), clock)
+        return CallRunner(built, guard, open_lessons(settings, built.stores.state), clock)
 
     door = CalendarMcp(_Runner(build), configured or _ConfiguredModel(settings).get)
     return door.server()

@@ -46,7 +46,6 @@ from tools.context import (
 )
 from tools.journal.journal import RollbackReport
 from tools.registry import ToolRegistry
-from tools.specs import is_write
 
 Settled = Literal["unjudged", "stands", "rolled_back", "held", "confirmed", "unfinished"]
 """What settling an attempt came to: nothing was written to judge (`unjudged`); its writes stand
@@ -109,7 +108,7 @@ class GuardedAttempt:
         self.record = record if record is not None else Attempt(number)
         self.case: GuardCase | None = None
         self.settled: Settled | None = None
-        self.registry = ToolRegistry(self._context(confirm))
+        self.registry = ToolRegistry(self._context(confirm), services.catalog, services.behaviours)
 
     @property
     def number(self) -> int:
@@ -146,7 +145,7 @@ class GuardedAttempt:
     @property
     def wrote(self) -> bool:
         """Whether a write of this attempt succeeded (there is something to judge)."""
-        return any(is_write(c.name) and c.result is not None and not c.result.is_error
+        return any(self.services.catalog.is_write(c.name) and c.result is not None and not c.result.is_error
                    for c in self.record.calls)
 
     # ------------------------------------------------------------------ judge
@@ -154,7 +153,7 @@ class GuardedAttempt:
         """The guard's verdict on what this attempt wrote, against the person's own `message`
         (None when no write succeeded: there is nothing to vouch for). The reflection model's
         time is kept out of `guard_ms`."""
-        judged = judged_calls(self.record.calls)
+        judged = judged_calls(self.record.calls, self.services.catalog)
         if not judged:
             return None
         started = time.perf_counter()
@@ -215,7 +214,7 @@ class GuardedAttempt:
         self.record.hold = hold
         if not undo.complete:
             return "unfinished"
-        writes = [c for c in hold.calls if is_write(c.name) and c.result is not None
+        writes = [c for c in hold.calls if self.services.catalog.is_write(c.name) and c.result is not None
                   and not c.result.is_error]
         tz_name = self.services.settings.timezone
         question = UnverifiedChange(writes[0].name if writes else "", hold_summary(undo, tz_name),
@@ -225,7 +224,8 @@ class GuardedAttempt:
             return "held"
         hold.confirmed = True
         again = [ToolCall(f"{c.id}-confirmed", c.name, dict(c.input)) for c in writes]
-        ToolRegistry(self._context(grant_all)).run_batch(again)  # the person just said yes
+        ToolRegistry(self._context(grant_all), self.services.catalog,
+                     self.services.behaviours).run_batch(again)  # the person just said yes
         made = {id(c) for c in writes}
         self.record.calls = [c for c in hold.calls if id(c) not in made] + again
         self.record.rollback = None

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from tools.context import ToolCall
 from tools.journal.changes import EventChange, counted, rollback_words
 from tools.journal.journal import RollbackReport
-from tools.specs import is_write
+from tools.specs import SpecRegistry
 
 SHOWN = 5
 """Events listed one by one in a question or a notice; more are counted."""
@@ -126,18 +126,19 @@ def _failure(call: ToolCall) -> str:
     return "the calendar refused it"
 
 
-def failed_writes(calls: Sequence[ToolCall]) -> list[ToolCall]:
-    """The writes that were tried, when every one of them failed (else empty)."""
-    writes = [c for c in calls if is_write(c.name)]
+def failed_writes(calls: Sequence[ToolCall], catalog: SpecRegistry) -> list[ToolCall]:
+    """The writes that were tried (as `catalog` says), when every one of them failed (else
+    empty)."""
+    writes = [c for c in calls if catalog.is_write(c.name)]
     if not writes or any(c.result is not None and not c.result.is_error for c in writes):
         return []
     return writes
 
 
-def nothing_written_notice(calls: Sequence[ToolCall]) -> str | None:
+def nothing_written_notice(calls: Sequence[ToolCall], catalog: SpecRegistry) -> str | None:
     """When every write of an attempt failed: that nothing was written, and why, whatever the
     model's reply claims. None when something was written or nothing was tried."""
-    writes = failed_writes(calls)
+    writes = failed_writes(calls, catalog)
     if not writes:
         return None
     why = _joined(list(dict.fromkeys(_failure(c) for c in writes)))

@@ -55,11 +55,8 @@ class DemoRig:
     steps: list[str]
 
     def close(self) -> None:
-        from tools.store.database import forget_engines
-
         self.server.failures.clear()
         self.server.close()
-        forget_engines()
         shutil.rmtree(self.home, ignore_errors=True)
 
 

@@ -18,7 +18,6 @@ from reflection.findings import Fact, Finding, FindingType, Severity
 from reflection.reading.request import Mention, RequestReading
 from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
 from tools.calendar.occurrences import instance_parts, is_occurrence
-from tools.specs import guard_kind
 
 WriteKind = Literal["create", "update", "delete"]
 
@@ -213,7 +212,7 @@ class CheckContext:
         return self.reading.mentions_of(self.series_key(event_id))
 
     def calculated_before(self, index: int) -> bool:
-        return any(guard_kind(c.name) == "calculate" for c in self.case.tool_calls[:index])
+        return any(self.case.catalog.guard_kind(c.name) == "calculate" for c in self.case.tool_calls[:index])
 
 
 _PROVEN_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "attendees", "recurrence",

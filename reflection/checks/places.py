@@ -11,7 +11,6 @@ import re
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.findings import Fact
 from tools.locations import normalize_place
-from tools.specs import guard_kind
 
 HOME_PHRASE_RE = re.compile(
     r"\b(?:(?:at|to|from)\s+)?(?:my|our)\s+(?:place|house|home|apartment|flat|condo)\b|\bat\s+ours\b|"
@@ -162,7 +161,7 @@ def _named_in_message(query: str, text: str) -> bool:
 def check_location_lookups(ctx: CheckContext) -> None:
     """`get_location_info` for "home" must return the home, not a business (and the reverse)."""
     for index, call in enumerate(ctx.case.tool_calls):
-        if guard_kind(call.name) != "place_lookup":
+        if ctx.case.catalog.guard_kind(call.name) != "place_lookup":
             continue
         query = str(call.input.get("query") or "")
         result = call.result if isinstance(call.result, dict) else {}

@@ -44,8 +44,8 @@ from reflection.dates.lexicon import MONTH_RE
 from reflection.findings import Finding, FindingType, Severity, Source
 from reflection.lessons import forms
 from reflection.lessons.forms import LLM_FORMS
-from tools.specs import all_specs
-from tools.store.database import migrate
+from tools.specs import SpecRegistry, all_specs
+from tools.store.database import Store
 
 MAX_PROVENANCE = 50
 GROUNDED_SOURCES: tuple[Source, ...] = ("symbolic", "llm")
@@ -176,9 +176,8 @@ _PLACE_RE = re.compile(r"\b(?:home|my\s+place|our\s+place|my\s+house|our\s+house
                        re.IGNORECASE)
 
 
-def _tool_entities(text: str) -> set[str]:
-    """`tool:<topic>` for every tool named in `text`, the topic from the tool's spec."""
-    specs = all_specs()
+def _tool_entities(text: str, specs: SpecRegistry) -> set[str]:
+    """`tool:<topic>` for every tool of `specs` named in `text`, the topic from the tool's spec."""
     pattern = _tool_name_re(tuple(specs.names()))
     return {f"tool:{spec.topic}" for m in pattern.findall(text)
             if (spec := specs.get(m.lower())) is not None}
@@ -214,17 +213,19 @@ def phrase_classes(text: str) -> set[str]:
     return found
 
 
-def message_entities(message: str) -> set[str]:
-    """What a person's message is about, in the same vocabulary as lesson entities."""
+def message_entities(message: str, catalog: SpecRegistry | None = None) -> set[str]:
+    """What a person's message is about, in the same vocabulary as lesson entities (a tool it
+    names is one of `catalog`, the app's tools unless given)."""
     found = phrase_classes(message)
     if _PLACE_RE.search(message):
         found.add("place:home")
     found |= {name for name, rx in _IMPLIED_TOOLS if rx.search(message)}
-    found |= _tool_entities(message)
+    found |= _tool_entities(message, catalog or all_specs())
     return found
 
 
-def finding_entities(finding: Finding, rationale: str, change: str) -> set[str]:
+def finding_entities(finding: Finding, rationale: str, change: str,
+                     catalog: SpecRegistry | None = None) -> set[str]:
     """A lesson's entities, the words selection matches a message against: the finding's phrase
     (when it is a date or time phrase: the person's words, never shown) and its classes, and the
     date classes, place and tool words of the finding's sentence. The sentence is read here for
@@ -245,7 +246,7 @@ def finding_entities(finding: Finding, rationale: str, change: str) -> set[str]:
         found |= phrase_classes(span)
         if _PLACE_RE.search(span):
             found.add("place:home")
-    found |= _tool_entities(text)
+    found |= _tool_entities(text, catalog or all_specs())
     found |= {_CALL_VERBS[m.lower()] for m in _CALL_VERB_RE.findall(said)}
     if finding.type == "location" and re.search(r"\bhome\b", text, re.IGNORECASE):
         found.add("place:home")
@@ -341,13 +342,16 @@ def render_observations(lessons: Sequence[Lesson]) -> str:
 class LessonStore:
     """Lessons and recall records in the app's state database (SQLite or `DATABASE_URL`)."""
 
-    def __init__(self, engine: Any, *, recency_days: int = 14, min_seen: int = 2,
-                 max_surfaced: int = 3) -> None:
-        self.engine = engine
+    def __init__(self, store: Store, *, recency_days: int = 14, min_seen: int = 2,
+                 max_surfaced: int = 3, catalog: SpecRegistry | None = None) -> None:
+        self.store = store
+        self.engine = store.engine
         self.recency_days = recency_days
         self.min_seen = min_seen
         self.max_surfaced = max_surfaced
-        migrate(engine, "state")
+        self.catalog = catalog or all_specs()
+        """The tools whose names lessons file under their topics."""
+        store.migrate("state")
 
     # ------------------------------------------------------------------ learning
     def learn(self, turn_id: str, findings: Iterable[Finding], *, guard_version: str, when: datetime,
@@ -371,13 +375,14 @@ class LessonStore:
 
     def _learn(self, turn_id: str, findings: list[Finding], guard_version: str, when: datetime,
                message: str | None) -> list[Lesson]:
-        implied = {e for e in message_entities(message) if e.startswith("tool:")} if message else set()
+        implied = {e for e in message_entities(message, self.catalog) if e.startswith("tool:")} \
+            if message else set()
         touched: dict[str, Lesson] = {}
         with Session(self.engine, expire_on_commit=False) as session:
             for finding in findings:
                 rationale, change = lesson_words(finding, message)
                 key = fingerprint(finding.type, rationale)  # one lesson per kind of mistake
-                entities = finding_entities(finding, rationale, change) | implied
+                entities = finding_entities(finding, rationale, change, self.catalog) | implied
                 record = {"turn_id": turn_id, "source": finding.source, "severity": finding.severity,
                           "guard_version": guard_version, "at": _iso(when)}
                 lesson = session.exec(select(Lesson).where(Lesson.fingerprint == key)).first()
@@ -439,7 +444,7 @@ class LessonStore:
                 Lesson.seen_count >= self.min_seen,
                 Lesson.last_seen >= cutoff,
                 Lesson.change != "")).all())
-        wanted = message_entities(message)
+        wanted = message_entities(message, self.catalog)
         lowered = re.sub(r"\s+", " ", message.lower())
         relevant = [l for l in rows if _relevant(l, wanted, lowered)]
         relevant.sort(key=lambda l: (-l.seen_count, -l.last_seen.timestamp(), l.id or 0))

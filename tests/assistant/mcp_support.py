@@ -19,7 +19,6 @@ from mcp import types
 from assistant.settings import Settings
 from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))  # a Thursday
@@ -44,8 +43,8 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     backend = LocalBackend(home / "calendar.db", TZ)
     for raw in calendar:
         backend.create_event("primary", event_from_contract(raw, TZ))
+    backend.close()
     yield Settings(home=home, timezone=TZ, home_address=request.module.HOME)
-    forget_engines()
 
 
 def text_of(result: types.CallToolResult) -> str:

@@ -15,7 +15,6 @@ from assistant.services import build_services
 from assistant.settings import load_settings
 from tools.calendar.events import Event
 from tools.registry import tool_definitions
-from tools.store import database as store
 
 NOW = "2025-10-20T08:00:00"  # a fixed Monday: the agenda lists from it, not from the clock
 
@@ -64,7 +63,6 @@ def test_agenda_json_lists_a_created_event(home, capsys):
     far = services.backend.create_event(services.calendar_id, Event(
         id=services.backend.new_event_id(), title="Far away", start=start + timedelta(days=30),
         end=start + timedelta(days=30, hours=1), timezone=PERSON_TZ))
-    store.forget_engines()
     assert main(["agenda", "--json", "--now", NOW]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [e["id"] for e in listed] == [made.id]
@@ -83,7 +81,6 @@ def test_agenda_text_is_in_words_without_ids(home, capsys):
     made = services.backend.create_event(services.calendar_id, Event(
         id=services.backend.new_event_id(), title="Family dinner", start=start,
         end=start + timedelta(hours=1, minutes=30), timezone=PERSON_TZ, location="123 Maple St"))
-    store.forget_engines()
     assert main(["agenda", "--now", NOW]) == 0
     text = capsys.readouterr().out
     assert text == "Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St\n"

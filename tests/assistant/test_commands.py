@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
-from tools.store.database import forget_engines
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +17,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND"):
         monkeypatch.delenv(var, raising=False)
     yield tmp_path
-    forget_engines()
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -111,11 +109,9 @@ def test_replay_runs_in_its_own_calendar(home: Path, monkeypatch: pytest.MonkeyP
                                 "start": "2025-10-23T19:30:00", "end": "2025-10-23T21:00:00"},
                                scenario["timezone"])
     LocalBackend(home / "home" / "calendar.db", scenario["timezone"]).create_event("primary", mine)
-    forget_engines()
     code, out, _ = run(capsys, "replay", str(path))
     report = json.loads(out)
     assert code == 0 and "ev_book1" not in {e["id"] for e in report["calendar"]}  # deleted in the replay
-    forget_engines()
     monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", scenario["timezone"])
     code, out, _ = run(capsys, "agenda", "--json", "--now", scenario["now"])
     assert code == 0 and json.loads(out) == [mine.to_contract()]

@@ -14,7 +14,6 @@ from assistant.commands.agenda import agenda_lines
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event, zone
 from tools.calendar.free_time import overlapping
-from tools.store.database import forget_engines
 
 LA = zone(PERSON_TZ)
 
@@ -58,7 +57,6 @@ def test_the_agenda_command_marks_overlaps_in_text_but_not_in_json(
     backend = LocalBackend(home / "calendar.db", PERSON_TZ)
     for event in (DENTIST, SOCCER):
         backend.create_event("primary", event.with_changes(calendar_id="primary"))
-    forget_engines()
     try:
         assert main(["agenda", "--now", "2025-10-25T08:00:00"]) == 0
         text = capsys.readouterr().out
@@ -68,4 +66,4 @@ def test_the_agenda_command_marks_overlaps_in_text_but_not_in_json(
         assert [e["title"] for e in listed] == ["Dentist", "Soccer"]
         assert "overlaps" not in json.dumps(listed)
     finally:
-        forget_engines()
+        backend.close()

@@ -23,7 +23,7 @@ from test_tui import send, settle, wait_for_screen
 from assistant.app import build_agent
 from assistant.cli import main as cli_main
 from assistant.scripted.fake_anthropic import FakeAnthropicServer, resp, text, tool
-from assistant.services import Services, build_locations, build_services
+from assistant.services import Services, Stores, build_locations, build_services
 from assistant.session.attempt import GuardedAttempt, UnverifiedChange
 from assistant.session.chat import AgentSession
 from assistant.settings import Settings
@@ -38,7 +38,7 @@ from tools.calendar.events import Event, event_from_contract, zone
 from tools.context import Confirmation, ToolCall
 from tools.journal.changes import Changes
 from tools.journal.journal import Journal
-from tools.store.database import forget_engines, sqlite_engine
+from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
@@ -92,7 +92,8 @@ class Rig:
     def turn_state(self, turn_id: str) -> tuple[str, str | None] | None:
         """The journal turn's state and owner, read without starting anything (a start would
         recover it)."""
-        turn = Journal(sqlite_engine(self.settings.state_db), self.backend).turn(turn_id)
+        with Store.sqlite(self.settings.state_db) as store:
+            turn = Journal(store, self.backend).turn(turn_id)
         return None if turn is None else (turn.state, turn.owner)
 
     def main_requests(self) -> int:
@@ -124,7 +125,6 @@ def rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Rig]:
     yield made
     made.server.failures.clear()
     made.server.close()
-    forget_engines()
 
 
 # ----------------------------------------------------------------------------- the class itself
@@ -132,8 +132,8 @@ def _services(tmp_path: Path) -> Services:
     backend = LocalBackend(tmp_path / "calendar.db", TZ)
     _seed(backend)
     settings = Settings(home=tmp_path, timezone=TZ, home_address="77 Cedar Ln")
-    return Services(settings, backend, Journal(sqlite_engine(tmp_path / "journal.db"), backend),
-                    build_locations(settings), "primary")
+    return Services(settings, backend, Journal(Store.sqlite(tmp_path / "journal.db"), backend),
+                    build_locations(settings), "primary", Stores(settings))
 
 
 def test_an_attempt_rolls_back_a_wrong_write_and_closes_its_turn_as_rolled_back(tmp_path: Path) -> None:
@@ -251,7 +251,6 @@ def test_a_google_rollback_answered_503_keeps_the_turn_for_recovery(
         rig.server.failures.clear()
         rig.server.close()
         backend.close()
-        forget_engines()
 
 
 def test_when_the_rollback_works_the_retry_runs_and_the_turn_is_committed(rig: Rig) -> None:
@@ -293,8 +292,9 @@ def _cli_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeAnthr
     (home / "config.toml").write_text(f'timezone = "{TZ}"\nhome_address = "77 Cedar Ln"\n'
                                       f'model = "{MAIN}"\nreflection_model = "{REFL}"\n'
                                       'reflection_mode = "symbolic"\n')
-    _seed(LocalBackend(home / "calendar.db", TZ))
-    forget_engines()
+    seeded = LocalBackend(home / "calendar.db", TZ)
+    _seed(seeded)
+    seeded.close()
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
     for name in ("CALENDAR_ASSISTANT_TIMEZONE", "CALENDAR_ASSISTANT_BACKEND", "CALENDAR_ASSISTANT_CALENDAR"):
         monkeypatch.delenv(name, raising=False)
@@ -310,15 +310,13 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path,
     yield home, server
     server.failures.clear()
     server.close()
-    forget_engines()
 
 
 def _calendar(home: Path) -> dict[str, Event]:
-    forget_engines()
     backend = LocalBackend(home / "calendar.db", TZ)
     found = backend.list_events("primary", datetime(2025, 10, 1, tzinfo=zone(TZ)),
                                 datetime(2025, 11, 30, tzinfo=zone(TZ)))
-    forget_engines()
+    backend.close()
     return {e.title: e for e in found}
 
 

@@ -15,7 +15,7 @@ from conftest import PERSON_TZ
 
 from assistant.cli import main
 from assistant.settings import Settings, SettingsError, load_settings, save_setting
-from tools.store import database as store
+from tools.store.database import Store
 
 
 def mode(path: Path) -> int:
@@ -107,7 +107,7 @@ def test_a_database_others_can_read_is_tightened(tmp_path: Path) -> None:
     path = tmp_path / "calendar.db"
     path.write_bytes(b"")
     path.chmod(0o644)
-    store.sqlite_engine(path)
+    Store.sqlite(path).close()
     assert mode(path) == 0o600
 
 
@@ -117,7 +117,6 @@ def test_corrupt_database_is_one_line_naming_the_file(home: Path, capsys: pytest
     if name == "assistant.db":  # a healthy calendar, so the state file is the one that fails
         assert main(["agenda"]) == 0
         capsys.readouterr()
-        store.forget_engines()
     (home / name).write_bytes(b"this is not a database, just bytes " * 200)
     err = one_line_exit_2(capsys, ["agenda"], str(home / name))
     assert "not a usable SQLite database" in err
@@ -238,7 +237,7 @@ def _seed(home: Path, *events: dict[str, object]) -> None:
     for raw in events:
         backend.create_event("primary", event_from_contract({"timezone": PERSON_TZ, **raw}, PERSON_TZ)
                              .with_changes(id=backend.new_event_id()))
-    store.forget_engines()
+    backend.close()
 
 
 def test_agenda_skips_and_names_a_series_it_cannot_read(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

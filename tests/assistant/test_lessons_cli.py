@@ -12,13 +12,13 @@ from assistant.cli import main
 from assistant.settings import load_settings
 from reflection.findings import Finding
 from reflection.lessons.store import LessonStore
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 NOW = datetime(2025, 10, 22, 16, 15, tzinfo=UTC)
 
 
 def seed(home: Path) -> LessonStore:
-    store = LessonStore(sqlite_engine(load_settings().state_db))
+    store = LessonStore(Store.sqlite(load_settings().state_db))
     friday = Finding("date", "error", "'next Friday' is Friday 2025-10-24; the call uses Friday 2025-10-31 18:00",
                      "use Friday 2025-10-24", "symbolic", 1, "next Friday")
     home_f = Finding("location", "error", "'home' means the person's home, but the lookup returned a business",

@@ -24,7 +24,7 @@ from assistant.settings import Settings
 from tools.backends.local import LocalBackend
 from tools.calendar.events import zone
 from tools.journal.journal import Journal
-from tools.store.database import forget_engines, sqlite_engine
+from tools.store.database import Store
 
 anyio_backend = mcp_support.anyio_backend
 settings = mcp_support.settings  # the fixture: a fresh home holding CALENDAR, HOME its address
@@ -103,8 +103,7 @@ async def test_a_guard_rollback_that_fails_leaves_the_call_for_the_next_start(se
             "request": "add dentist next Friday"})
     assert result.is_error and "Not everything could be put back" in text_of(result)
     assert "Dentist" in titles(settings)  # not undone yet
-    journal = Journal(sqlite_engine(settings.state_db), down)
+    journal = Journal(Store.sqlite(settings.state_db), down)
     assert [t.state for t in journal.recoverable_turns()] == ["unfinished"]
-    forget_engines()
     build_services(settings)  # the next start, the calendar service back
     assert "Dentist" not in titles(settings)

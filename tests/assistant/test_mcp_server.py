@@ -26,7 +26,6 @@ from reflection.reflect import SYSTEM_PROMPT
 from tools.backends.local import LocalBackend
 from tools.calendar.events import zone
 from tools.specs import all_specs
-from tools.store.database import forget_engines
 
 anyio_backend = mcp_support.anyio_backend
 settings = mcp_support.settings  # the fixture: a fresh home holding CALENDAR, HOME its address
@@ -133,11 +132,11 @@ def left_unfinished_by_a_dead_process(settings: Settings) -> None:
     from tools.registry import ToolRegistry
 
     services = build_services(settings, recover=False)
-    journal = Journal(services.journal.engine, services.backend, owner=dead_owner())
+    journal = Journal(services.journal.store, services.backend, owner=dead_owner())
     renamed = ToolRegistry(make_context(services.backend, journal, "turn-dead")).run(
         ToolCall("1", "update_calendar_event", {"event_id": "ev_swim1", "title": "Renamed"}))
     assert not renamed.is_error and events(settings)["ev_swim1"]["title"] == "Renamed"
-    forget_engines()
+    services.close()
 
 
 @pytest.mark.anyio

@@ -24,7 +24,6 @@ from assistant.settings import Settings
 from reflection.findings import GuardMode
 from tools.backends.base import CalendarBackend
 from tools.calendar.events import Event, event_from_contract, zone
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
@@ -116,7 +115,6 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path,
     server.failures.clear()
     server.close()
     backend.close()
-    forget_engines()
 
 
 def test_correct_turn_is_one_attempt_with_high_confidence(rig: Rig) -> None:
@@ -358,7 +356,7 @@ def test_history_persists_and_is_resumed(rig: Rig) -> None:
 
 def test_turn_is_recorded_for_stats(rig: Rig) -> None:
     from assistant.records import TurnRecorder, summarize
-    from tools.store.database import sqlite_engine
+    from tools.store.database import Store
 
     rig.add(MAIN,
                    resp(tool("update_calendar_event", event_id="ev_swim1", start="2025-10-24T17:00:00")),
@@ -366,7 +364,7 @@ def test_turn_is_recorded_for_stats(rig: Rig) -> None:
                    resp(tool("update_calendar_event", event_id="ev_swim1", start="2025-10-23T17:00:00")),
                    resp(text("Moved to Thursday, October 23.")))
     rig.agent().run_turn("Move swim lesson to Thursday")
-    figures = summarize(TurnRecorder(sqlite_engine(rig.settings.state_db)).all())
+    figures = summarize(TurnRecorder(Store.sqlite(rig.settings.state_db)).all())
     assert figures["guarded_turns"] == 1 and figures["errors_caught"] == 1
     assert figures["rollbacks"] == 1 and figures["retries_that_fixed_the_error"] == 1
 

@@ -24,7 +24,6 @@ from assistant.settings import Settings
 from reflection.guard import Guard
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch, VersionConflict
 from tools.calendar.events import event_from_contract, zone
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
@@ -79,7 +78,6 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
     server.failures.clear()
     server.close()
     backend.close()
-    forget_engines()
 
 
 # ----------------------------------------------------------------------------- faults after a write
@@ -144,14 +142,13 @@ def test_date_arithmetic_out_of_range_is_a_tool_error(rig: Rig) -> None:
     assert report.confidence is None
 
 
-def test_the_date_tool_turns_an_overflow_into_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_date_tool_turns_an_overflow_into_a_clear_error() -> None:
     import assistant.date_tool as date_tool
 
     def overflowing(*_a: Any, **_k: Any) -> Any:
         raise OverflowError("date value out of range")
 
-    monkeypatch.setattr(date_tool, "resolve", overflowing)
-    calculate = date_tool.date_calculator(TZ, lambda: NOW)
+    calculate = date_tool.date_calculator(TZ, lambda: NOW, overflowing)
     with pytest.raises(CalendarError, match="years 1 to 9999"):
         calculate("in 99999999 days", None)
 
@@ -284,7 +281,6 @@ def test_ask_never_prints_an_empty_reply_with_exit_0_for_a_cut_stream(
         code = main(["ask", "what's on tomorrow?"])
     finally:
         server.close()
-        forget_engines()
     out = capsys.readouterr().out
     assert code == 1
     assert "cut off" in out
@@ -304,7 +300,7 @@ def test_a_turn_taken_by_recovery_elsewhere_is_not_committed(rig: Rig) -> None:
         def judge(self, *args: Any, **kw: Any) -> Any:
             run = super().judge(*args, **kw)
             mine = journal_box[0]
-            other = Journal(mine.engine, rig.backend, owner=Owner("other-host", "b", 1, "1"))
+            other = Journal(mine.store, rig.backend, owner=Owner("other-host", "b", 1, "1"))
             for turn_id in mine.open_turns():
                 other.rollback(turn_id)
             return run

@@ -42,8 +42,8 @@ from tools.calendar.events import Event, event_from_contract, zone
 from tools.ical.files import read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.changes import Changes, rollback_words
+from tools.journal.entries import Intent, IntentKind
 from tools.journal.journal import Journal
-from tools.store.database import forget_engines
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 23, 9, 0, tzinfo=zone(TZ))
@@ -70,10 +70,8 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     backend.create_event("primary", event_from_contract(
         {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-24T17:00:00",
          "end": "2025-10-24T17:45:00", "timezone": TZ}, TZ))
-    forget_engines()
     yield Settings(home=home, timezone=TZ, home_address="77 Cedar Ln", model=MAIN,
                    reflection_model="undo-reflection", api_key="test-key")
-    forget_engines()
 
 
 @pytest.fixture
@@ -188,7 +186,7 @@ def test_an_undone_create_is_removed_in_the_one_line_summary(settings: Settings)
     journal = services.journal
     journal.open_turn("t1")
     entry = journal.begin("t1", 1, "create_calendar_event", "primary", "ev_dentist",
-                          intent='{"kind": "create", "event": null}')
+                          intent=Intent(IntentKind.CREATE))
     journal.complete(entry, services.backend.create_event("primary", event))
     summary = journal.rollback("t1").summary()
     assert summary.startswith("removed 'Dentist' on Fri 31 Oct at 15:00")
@@ -236,12 +234,11 @@ def test_an_interrupted_import_is_recovered_and_reported_as_a_count(
 
     backend = StopsAfter(settings.calendar_db, TZ, stop_at=MANY - 5)
     services = build_services(load_settings(), backend=backend)
-    journal = Journal(services.journal.engine, backend, owner=dead_owner())
+    journal = Journal(services.journal.store, backend, owner=dead_owner())
     steps = plan_import(backend, "primary", read_ics(many, TZ), TZ)
     with pytest.raises(KeyboardInterrupt):
         apply_import(journal, "primary", steps)
     assert len(titles(settings)) == 1 + MANY - 5
-    forget_engines()
     [report] = build_services(load_settings()).recovered  # the next start
     notice = report.notice()
     assert f"removed {MANY - 5} imported events" in notice
@@ -304,7 +301,6 @@ def _undo_on_a_terminal(settings: Settings, answer: bytes) -> tuple[int, str]:
 def test_undo_on_a_terminal_shows_what_it_takes_back_and_asks(settings: Settings, many: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["import", str(many)]) == 0
-    forget_engines()
     code, out = _undo_on_a_terminal(settings, b"n\n")
     assert code == 1 and out.startswith("This takes back:\n  Added 40 events\n")
     assert f"Undo these {MANY} changes? [y/N]" in out and out.endswith("Nothing was undone.\n")

@@ -370,8 +370,15 @@ def test_rollback_of_a_turn_restores_the_calendar_exactly(backend, journal: Jour
     assert "turn-a" not in journal.open_turns()
 
 
-def test_a_rollback_stopped_before_marking_its_entries_is_finished_by_the_next(backend, journal: Journal,
-                                                                            monkeypatch):
+class DiesBeforeMarking(Journal):
+    """The journal of a process that dies after its rollback restored the events, before it
+    marked their entries."""
+
+    def _mark(self, marks):
+        raise SystemExit("killed before marking")
+
+
+def test_a_rollback_stopped_before_marking_its_entries_is_finished_by_the_next(backend, journal: Journal):
     """A process that dies after restoring and before marking the entries leaves them `done`:
     the next rollback finds those events already back as they were (nothing to undo, nobody's
     change to keep), restores the rest and reports no conflict."""
@@ -381,13 +388,8 @@ def test_a_rollback_stopped_before_marking_its_entries_is_finished_by_the_next(b
     _run(reg, "bulk_update_calendar_events", {"updates": [
         {"event_id": single.id, "title": "Dinner out"}, {"event_id": allday.id, "title": "Trip"}]})
 
-    def die(marks):
-        raise SystemExit("killed before marking")
-
-    monkeypatch.setattr(journal, "_mark", die)
     with pytest.raises(SystemExit):
-        journal.rollback("turn-m")
-    monkeypatch.undo()
+        DiesBeforeMarking(journal.store, backend).rollback("turn-m")
     assert len(journal.entries("turn-m", states=("done",))) == 2  # nothing was marked
     report = journal.rollback("turn-m")
     assert report.clean, report.summary()
@@ -473,41 +475,47 @@ def test_listing_follows_an_edited_series(backend):
 
 
 # ------------------------------------------------------------------------- tool-level concurrency
+class EditedBeforeEachWrite:
+    """The backend as the handlers see it, with `edit` run before every write: someone else's
+    change landing between the handler's read and its write. Everything else is the backend's."""
+
+    def __init__(self, backend: CalendarBackend, edit) -> None:
+        self._backend, self._edit = backend, edit
+
+    def __getattr__(self, name: str):
+        return getattr(self._backend, name)
+
+    def patch_event(self, *args, **kwargs):
+        self._edit()
+        return self._backend.patch_event(*args, **kwargs)
+
+    def patch_events(self, *args, **kwargs):
+        self._edit()
+        return self._backend.patch_events(*args, **kwargs)
+
+    def delete_event(self, *args, **kwargs):
+        self._edit()
+        return self._backend.delete_event(*args, **kwargs)
+
+
 @pytest.mark.parametrize("tool", ["update_calendar_event", "bulk_update_calendar_events",
                                   "delete_calendar_event"])
-def test_an_event_edited_elsewhere_between_read_and_write_is_a_conflict(backend, journal: Journal,
-                                                                        monkeypatch, tool: str):
+def test_an_event_edited_elsewhere_between_read_and_write_is_a_conflict(backend, journal: Journal, tool: str):
     """The handlers write with the version they read (`if_match`): an edit made elsewhere in
     between is a conflict error, and the other person's change stands."""
     made = new(backend, "Dinner", datetime(2025, 10, 23, 18, tzinfo=LA), datetime(2025, 10, 23, 19, tzinfo=LA))
     cal = backend.primary_calendar_id()
-    real_patch, real_delete = backend.patch_event, backend.delete_event
-    real_patches = backend.patch_events
     theirs: list[Event] = []
 
     def edit_elsewhere() -> None:  # runs once, after the handler's read, before its write
         if not theirs:
-            theirs.append(real_patch(cal, made.id, EventPatch({"title": "Changed elsewhere"})))
+            theirs.append(backend.patch_event(cal, made.id, EventPatch({"title": "Changed elsewhere"})))
 
-    def patch(*args, **kwargs):
-        edit_elsewhere()
-        return real_patch(*args, **kwargs)
-
-    def delete(*args, **kwargs):
-        edit_elsewhere()
-        return real_delete(*args, **kwargs)
-
-    def patches(*args, **kwargs):
-        edit_elsewhere()
-        return real_patches(*args, **kwargs)
-
-    monkeypatch.setattr(backend, "patch_event", patch)
-    monkeypatch.setattr(backend, "patch_events", patches)
-    monkeypatch.setattr(backend, "delete_event", delete)
     change = {"event_id": made.id, "title": "Ours"}
     args = {"updates": [change]} if tool.startswith("bulk") else \
         change if tool.startswith("update") else {"event_id": made.id}
-    result = ToolRegistry(make_context(backend, journal)).run(ToolCall("c1", tool, args))
+    raced = EditedBeforeEachWrite(backend, edit_elsewhere)
+    result = ToolRegistry(make_context(raced, journal)).run(ToolCall("c1", tool, args))
     assert theirs, "the write never happened"
     assert result.is_error and "changed by someone else" in result.text, result.text
     after = backend.get_event(cal, made.id)

@@ -11,18 +11,17 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import PERSON_TZ, on_backends
-from sqlalchemy import create_engine
 
 from tools.backends.base import EventPatch, PatchItem, VersionConflict
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
+from tools.journal.entries import Intent
 from tools.journal.journal import Journal
-from tools.store import database as store
+from tools.store.database import Store
 
 LA = ZoneInfo(PERSON_TZ)
 ROUNDS = 25
@@ -33,13 +32,12 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], L
     """Opens the same store again, as another process would: a new engine (so new
     connections) each time, on one SQLite file or one PostgreSQL schema."""
     if request.param == "local":
-        url = str(store.sqlite_engine(tmp_path / "calendar.db").url)  # the file, WAL on
-        options: dict[str, Any] = {"connect_args": {"timeout": 30, "check_same_thread": False}}
+        url = f"sqlite:///{tmp_path / 'calendar.db'}"
     else:
         from pg_support import fresh_store_url
 
-        url, options = fresh_store_url(), {}
-    return lambda: LocalBackend(create_engine(url, **options), PERSON_TZ)
+        url = fresh_store_url()
+    return lambda: LocalBackend(Store.from_url(url), PERSON_TZ, close_store=True)
 
 
 def _seed(backend: LocalBackend, count: int) -> list[str]:
@@ -121,9 +119,9 @@ def test_a_rollback_racing_an_outside_edit_keeps_the_edit_and_reports_it(
     event (then it simply stands on the restored event)."""
     mine = open_store()
     ids = _seed(mine, 2)
-    journal = Journal(mine.engine, mine)
+    journal = Journal(mine.store, mine)
     entries = journal.begin_many("turn-r", 1, "bulk_update_calendar_events", "primary", [
-        (e, '{"kind": "update", "event": null}', e.version)
+        (e, Intent.update(None), e.version)
         for e in mine.get_events("primary", ids) if e is not None])
     written = mine.patch_events("primary", [PatchItem(i, EventPatch({"title": "Turned"}))
                                             for i in ids])
@@ -138,7 +136,7 @@ def test_a_rollback_racing_an_outside_edit_keeps_the_edit_and_reports_it(
 
     def roll_back() -> None:
         go.wait()
-        reports.append(Journal(open_store().engine, mine).rollback("turn-r"))
+        reports.append(Journal(open_store().store, mine).rollback("turn-r"))
 
     _run([edit, roll_back])
     (report,) = reports
@@ -157,15 +155,15 @@ def test_a_rollback_after_an_outside_edit_reports_the_conflict_and_keeps_both(
         open_store: Callable[[], LocalBackend]) -> None:
     mine = open_store()
     ids = _seed(mine, 2)
-    journal = Journal(mine.engine, mine)
+    journal = Journal(mine.store, mine)
     entries = journal.begin_many("turn-o", 1, "bulk_update_calendar_events", "primary", [
-        (e, '{"kind": "update", "event": null}', e.version)
+        (e, Intent.update(None), e.version)
         for e in mine.get_events("primary", ids) if e is not None])
     written = mine.patch_events("primary", [PatchItem(i, EventPatch({"title": "Turned"}))
                                             for i in ids])
     journal.complete_many("primary", entries, written)
     open_store().patch_event("primary", ids[0], EventPatch({"location": "Edited elsewhere"}))
-    report = Journal(open_store().engine, mine).rollback("turn-o")
+    report = Journal(open_store().store, mine).rollback("turn-o")
     assert [c.event_id for c in report.conflicts] == [ids[0]]
     assert report.restored_ids == [ids[1]]
     kept = open_store().get_events("primary", ids)

@@ -24,7 +24,7 @@ from tools.backends.google.events import id_problem
 from tools.calendar.events import Event, EventFieldError
 from tools.calendar.occurrences import instance_id, series_of
 from tools.journal.journal import Journal
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 pytestmark = pytest.mark.slow  # the Google backend on its fake server, like the `google` backend parameter
 
@@ -64,7 +64,7 @@ def dinner(backend: GoogleBackend, **changes: object) -> Event:
 
 
 def journal_for(backend: GoogleBackend) -> Journal:
-    return Journal(sqlite_engine(":memory:"), backend)
+    return Journal(Store.sqlite(":memory:"), backend)
 
 
 # ---------------------------------------------------------------------------- creates

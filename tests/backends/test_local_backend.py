@@ -14,7 +14,7 @@ from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.journal import Journal
 from tools.registry import ToolRegistry
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 LA = ZoneInfo("America/Los_Angeles")
 
@@ -116,7 +116,7 @@ def test_journal_on_a_second_calendar_rolls_back_there(local: LocalBackend, tmp_
     local.add_calendar("work", "Work")
     kept = ev(local, "work", "Standup", 9)
     before = records_without_version(local)
-    journal = Journal(sqlite_engine(tmp_path / "journal.db"), local)
+    journal = Journal(Store.sqlite(tmp_path / "journal.db"), local)
     reg = ToolRegistry(make_context(local, journal, "turn-w"))
     r1 = reg.run(ToolCall("1", "create_calendar_event", {"title": "Review", "calendar_id": "work",
                                                           "start": "2025-09-01T11:00:00-07:00"}))
@@ -130,7 +130,7 @@ def test_journal_on_a_second_calendar_rolls_back_there(local: LocalBackend, tmp_
 
 
 def test_unknown_calendar_id_in_a_tool_is_an_error_and_writes_nothing(local: LocalBackend, tmp_path):
-    journal = Journal(sqlite_engine(tmp_path / "journal.db"), local)
+    journal = Journal(Store.sqlite(tmp_path / "journal.db"), local)
     reg = ToolRegistry(make_context(local, journal))
     result = reg.run(ToolCall("1", "create_calendar_event", {"title": "x", "calendar_id": "nope",
                                                              "start": "2025-09-01T11:00:00-07:00"}))

@@ -37,7 +37,6 @@ from tools.backends.local import LocalBackend
 from tools.calendar.events import event_from_contract, zone
 from tools.context import ToolCall
 from tools.registry import ToolRegistry
-from tools.store.database import forget_engines
 
 TZ = zone(PERSON_TZ)
 WINDOW = (datetime(2025, 10, 1, tzinfo=TZ), datetime(2025, 11, 1, tzinfo=TZ))
@@ -148,7 +147,6 @@ def test_the_model_and_the_person_read_words_when_caldav_is_down(
                    if block.get("type") == "tool_result"]
     finally:
         server.close()
-        forget_engines()
     said = [json.dumps(block["content"]) for block in results]
     assert len({s for s in said}) == 2
     assert any(DOWN in s for s in said) and all(DOWN in s for s in said)
@@ -252,7 +250,6 @@ async def test_the_chat_says_in_words_that_caldav_is_down(tmp_path: Path, monkey
             notices = [str(w.render()) for w in app.query(NoticeMessage)]
             if any(n.startswith("Could not") for n in notices):
                 break
-    forget_engines()
     assert app.session is None
     assert notices[-1] == f"Could not start the assistant: {DOWN}"
     for notice in notices:

@@ -18,7 +18,7 @@ from tools.backends.base import CalendarBackend
 from tools.ical.files import IcalFileError, day_span, read_ics
 from tools.ical_import import apply_import, plan_import
 from tools.journal.journal import Journal
-from tools.store import database as store
+from tools.store.database import Store
 
 ICS = Path(__file__).resolve().parents[2] / "fixtures" / "ics"
 LA = ZoneInfo(PERSON_TZ)
@@ -103,7 +103,7 @@ def test_import_then_export_then_import_elsewhere_gives_the_same_calendar(
 
     other = LocalBackend(tmp_path / "other.db", PERSON_TZ)
     steps = plan_import(other, "primary", read_ics(tmp_path / "out.ics", PERSON_TZ), PERSON_TZ)
-    apply_import(Journal(journal.engine, other), "primary", steps)
+    apply_import(Journal(journal.store, other), "primary", steps)
     assert summary(listed(other, start=SPAN[0], end=SPAN[1])) == summary(first)
     assert [e["id"] for e in listed(other, start=SPAN[0], end=SPAN[1])] == [e["id"] for e in first]
 
@@ -122,7 +122,7 @@ def test_the_google_sample_lands_with_its_moved_and_removed_occurrences(backend,
 
 
 def test_importing_a_uid_again_updates_instead_of_duplicating(local, tmp_path: Path):
-    journal = Journal(store.sqlite_engine(tmp_path / "j.db"), local)
+    journal = Journal(Store.sqlite(tmp_path / "j.db"), local)
     import_file(local, journal, "apple.ics")
     changed = tmp_path / "apple2.ics"
     changed.write_text((ICS / "apple.ics").read_text().replace("SUMMARY:Dentist", "SUMMARY:Dentist (new time)")
@@ -137,7 +137,7 @@ def test_importing_a_uid_again_updates_instead_of_duplicating(local, tmp_path: P
 
 def test_export_writes_rrule_exdate_override_and_vtimezones(local, tmp_path: Path):
 
-    import_file(local, Journal(store.sqlite_engine(tmp_path / "j.db"), local), "thunderbird.ics")
+    import_file(local, Journal(Store.sqlite(tmp_path / "j.db"), local), "thunderbird.ics")
     text = exported(local).decode()
     assert "RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=TH" in text
     assert "EXDATE;TZID=Europe/Berlin:20251106T193000" in text

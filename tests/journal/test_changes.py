@@ -12,15 +12,16 @@ from tools.calendar.events import Event, event_from_contract, zone
 from tools.calendar.patching import EventPatch
 from tools.calendar.wording import repeat_words
 from tools.journal.changes import Changes, rollback_words
-from tools.journal.journal import Journal, intent_json
-from tools.store.database import sqlite_engine
+from tools.journal.entries import Intent
+from tools.journal.journal import Journal
+from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 
 
 def make(tmp_path: Path) -> tuple[LocalBackend, Journal, str]:
     backend = LocalBackend(tmp_path / "cal.db", TZ)
-    journal = Journal(sqlite_engine(tmp_path / "state.db"), backend)
+    journal = Journal(Store.sqlite(tmp_path / "state.db"), backend)
     return backend, journal, backend.primary_calendar_id()
 
 
@@ -30,14 +31,14 @@ def event(cal: str, event_id: str, title: str, start: str, end: str) -> Event:
 
 
 def create(journal: Journal, backend: LocalBackend, cal: str, turn: str, ev: Event) -> None:
-    entry = journal.begin(turn, 1, "create_calendar_event", cal, ev.id, intent=intent_json("create", ev))
+    entry = journal.begin(turn, 1, "create_calendar_event", cal, ev.id, intent=Intent.create(ev))
     journal.complete(entry, backend.create_event(cal, ev))
     journal.close_turn(turn)
 
 
 def move(journal: Journal, backend: LocalBackend, cal: str, turn: str, event_id: str, start: datetime,
          end: datetime) -> None:
-    entry = journal.begin(turn, 1, "update_calendar_event", cal, event_id, intent=intent_json("update", None))
+    entry = journal.begin(turn, 1, "update_calendar_event", cal, event_id, intent=Intent.update(None))
     journal.complete(entry, backend.patch_event(cal, event_id, EventPatch({"start": start, "end": end})))
     journal.close_turn(turn)
 

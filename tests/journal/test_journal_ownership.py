@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from conftest import BACKENDS, PERSON_TZ
 
-from assistant.services import build_services
+from assistant.services import Services, build_services
 from assistant.settings import load_settings
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch
 from tools.backends.local import LocalBackend
@@ -33,7 +33,6 @@ from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.journal import Journal
 from tools.registry import ToolRegistry
-from tools.store import database as store
 
 pytestmark = pytest.mark.slow  # real processes on one home, killed with SIGKILL, on every backend
 
@@ -42,7 +41,7 @@ TURN = "turn-child"
 
 CHILD = textwrap.dedent("""
     import sys, time
-    from assistant.services import build_services
+    from assistant.services import Services, build_services
     from assistant.settings import load_settings
     from tools.context import ToolCall, ToolContext
     from tools.journal.journal import Journal
@@ -80,10 +79,12 @@ class Home:
     env: dict[str, str]
     server: Any = None
     children: list[subprocess.Popen[str]] = field(default_factory=list)
+    built: list[Services] = field(default_factory=list)
 
-    def services(self, recover: bool = True, backend: CalendarBackend | None = None) -> Any:
-        store.forget_engines()
-        return build_services(load_settings(), backend=backend, recover=recover)
+    def services(self, recover: bool = True, backend: CalendarBackend | None = None) -> Services:
+        """The app's services as a new start builds them (fresh stores); closed at the end."""
+        self.built.append(build_services(load_settings(), backend=backend, recover=recover))
+        return self.built[-1]
 
     def seed(self) -> dict[str, str]:
         services = self.services(recover=False)
@@ -94,7 +95,7 @@ class Home:
                 id=backend.new_event_id(), title=title, start=datetime(2025, 10, 23, hour, tzinfo=LA),
                 end=datetime(2025, 10, 23, hour + 1, tzinfo=LA), timezone=PERSON_TZ))
             ids[title] = made.id
-        backend.close()
+        services.close()
         return ids
 
     def phone_edit(self, event_id: str, **fields: Any) -> None:
@@ -103,15 +104,16 @@ class Home:
             changes = {"location": fields["location"]} if "location" in fields else {}
             self.server.edit_event("primary", event_id, **changes)
             return
-        LocalBackend(self.path / "calendar.db", PERSON_TZ).patch_event(
-            "primary", event_id, EventPatch(fields))
+        phone = LocalBackend(self.path / "calendar.db", PERSON_TZ)
+        phone.patch_event("primary", event_id, EventPatch(fields))
+        phone.close()
 
     def event(self, event_id: str) -> Event | None:
         services = self.services(recover=False)
         try:
             return services.backend.get_event(services.calendar_id, event_id)
         finally:
-            services.backend.close()
+            services.close()
 
     def start_child(self, step: str, tool: str, args: dict[str, Any], script: Path) -> subprocess.Popen[str]:
         child = subprocess.Popen([sys.executable, str(script), step, tool, json.dumps(args)],
@@ -171,7 +173,8 @@ def home(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
         if child.poll() is None:
             child.kill()
             child.wait(timeout=30)
-    store.forget_engines()
+    for services in made.built:
+        services.close()
     if server is not None:
         server.stop()
 
@@ -268,7 +271,7 @@ def test_the_owner_does_not_commit_a_turn_recovery_took(home: Home) -> None:
     journal = services.journal
     journal.open_turn("turn-mine")
     assert journal.owns("turn-mine")
-    other = Journal(journal.engine, services.backend, owner=Owner("elsewhere", "b", 1, "1"))
+    other = Journal(journal.store, services.backend, owner=Owner("elsewhere", "b", 1, "1"))
     other.rollback("turn-mine")
     assert not journal.owns("turn-mine")
     assert journal.close_turn("turn-mine") is False
@@ -333,7 +336,7 @@ def _write_many(home: Home, turn_id: str, ids: dict[str, str]) -> None:
     from test_recovery import dead_owner
 
     services = home.services()
-    dead = Journal(services.journal.engine, services.backend, owner=dead_owner())
+    dead = Journal(services.journal.store, services.backend, owner=dead_owner())
     ctx = _context(services, turn_id)
     ctx.journal = dead
     result = ToolRegistry(ctx).run(ToolCall("1", "bulk_update_calendar_events", {"updates": [
@@ -406,8 +409,7 @@ def test_a_journal_from_before_owners_and_intents_still_opens_and_recovers(home:
     pre = backend.snapshot(cal, ids["Dinner"])
     backend.patch_event(cal, ids["Dinner"], EventPatch({"title": "Changed"}))
     post = backend.snapshot(cal, ids["Dinner"])
-    backend.close()
-    store.forget_engines()
+    services.close()
     (home.path / "assistant.db").unlink()
     with sqlite3.connect(home.path / "assistant.db") as conn:
         conn.executescript(OLD_SCHEMA)

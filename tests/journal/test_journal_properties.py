@@ -29,7 +29,6 @@ from tools.backends.base import EventPatch
 from tools.calendar.events import Event, format_when
 from tools.context import ToolCall
 from tools.registry import ToolRegistry
-from tools.store import database as store
 
 pytestmark = pytest.mark.slow  # property tests, on every backend and store
 
@@ -116,7 +115,8 @@ class World:
 
     def close(self) -> None:
         self.backend.close()
-        store.forget_engines()
+        if self.journal.store is not getattr(self.backend, "store", None):
+            self.journal.store.close()
         self._dir.cleanup()
 
     def __enter__(self) -> World:

@@ -25,7 +25,6 @@ from assistant.settings import load_settings
 from tools.calendar.events import Event
 from tools.journal.journal import Journal
 from tools.journal.turn_owner import Owner, boot_id
-from tools.store import database as store
 
 pytestmark = pytest.mark.slow  # a child process killed with SIGKILL in the middle of a turn
 
@@ -38,7 +37,7 @@ CHILD = textwrap.dedent("""
     from assistant.settings import load_settings
     from tools.backends.base import EventPatch
     from tools.context import ToolCall, ToolContext
-    from tools.journal.journal import intent_json
+    from tools.journal.entries import Intent
     from tools.calendar.patching import apply_patch
     from tools.registry import ToolRegistry
 
@@ -68,7 +67,7 @@ CHILD = textwrap.dedent("""
         current = services.backend.get_event(services.calendar_id, allday)
         patch = EventPatch({"title": "half"})
         services.journal.begin(%(turn)r, 1, "update_calendar_event", services.calendar_id, allday,
-                               intent=intent_json("update", apply_patch(current, patch)))
+                               intent=Intent.update(apply_patch(current, patch)))
         services.backend.patch_event(services.calendar_id, allday, patch)
     print("ready", flush=True)
     time.sleep(120)
@@ -84,37 +83,36 @@ def dead_owner() -> Owner:
 
 def left_by_dead_process(services: Services) -> Journal:
     """The app's journal as a process that has since died would have written it."""
-    return Journal(services.journal.engine, services.backend, owner=dead_owner())
+    return Journal(services.journal.store, services.backend, owner=dead_owner())
 
 
 def _seed(home: Path) -> tuple[str, str, str]:
-    services = build_services(load_settings())
-    backend, cal = services.backend, services.calendar_id
-    single = backend.create_event(cal, Event(
-        id=backend.new_event_id(), title="Dinner", start=datetime(2025, 10, 23, 18, tzinfo=LA),
-        end=datetime(2025, 10, 23, 19, 30, tzinfo=LA), timezone="America/Los_Angeles",
-        location="123 Maple St", attendees=("sam@example.com",)))
-    allday = backend.create_event(cal, Event(
-        id=backend.new_event_id(), title="Fair", start=date(2025, 10, 25), end=date(2025, 10, 27),
-        all_day=True, timezone="America/Los_Angeles", description="tickets"))
-    ny = ZoneInfo("America/New_York")
-    series = backend.create_event(cal, Event(
-        id=backend.new_event_id(), title="Choir", start=datetime(2025, 10, 20, 17, tzinfo=ny),
-        end=datetime(2025, 10, 20, 18, 30, tzinfo=ny), timezone="America/New_York",
-        recurrence=("RRULE:FREQ=WEEKLY;COUNT=6",)))
+    with build_services(load_settings()) as services:
+        backend, cal = services.backend, services.calendar_id
+        single = backend.create_event(cal, Event(
+            id=backend.new_event_id(), title="Dinner", start=datetime(2025, 10, 23, 18, tzinfo=LA),
+            end=datetime(2025, 10, 23, 19, 30, tzinfo=LA), timezone="America/Los_Angeles",
+            location="123 Maple St", attendees=("sam@example.com",)))
+        allday = backend.create_event(cal, Event(
+            id=backend.new_event_id(), title="Fair", start=date(2025, 10, 25), end=date(2025, 10, 27),
+            all_day=True, timezone="America/Los_Angeles", description="tickets"))
+        ny = ZoneInfo("America/New_York")
+        series = backend.create_event(cal, Event(
+            id=backend.new_event_id(), title="Choir", start=datetime(2025, 10, 20, 17, tzinfo=ny),
+            end=datetime(2025, 10, 20, 18, 30, tzinfo=ny), timezone="America/New_York",
+            recurrence=("RRULE:FREQ=WEEKLY;COUNT=6",)))
     return single.id, allday.id, series.id
 
 
 def _state():
-    services = build_services(load_settings(), recover=False)
-    return records_without_version(services.backend), listed(services.backend)
+    with build_services(load_settings(), recover=False) as services:
+        return records_without_version(services.backend), listed(services.backend)
 
 
 @pytest.mark.parametrize("mode", ["done", "pending"])
 def test_killed_turn_is_rolled_back_on_the_next_start(home: Path, tmp_path: Path, mode: str):
     ids = _seed(home)
     before_records, before_list = _state()
-    store.forget_engines()
 
     script = tmp_path / "child.py"
     script.write_text(CHILD, encoding="utf-8")
@@ -126,23 +124,21 @@ def test_killed_turn_is_rolled_back_on_the_next_start(home: Path, tmp_path: Path
         assert line == "ready", (line, child.stderr.read() if child.poll() is not None else "")
         during_records, _ = _state()
         assert during_records != before_records  # the child really wrote
-        store.forget_engines()
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
     assert child.returncode == -signal.SIGKILL
 
-    services = build_services(load_settings())
-    assert [r.turn_id for r in services.recovered] == [TURN]
-    assert services.recovered[0].clean, services.recovered[0].summary()
-    assert records_without_version(services.backend) == before_records
-    assert listed(services.backend) == before_list
-    assert services.journal.open_turns() == []
-    store.forget_engines()
+    with build_services(load_settings()) as services:
+        assert [r.turn_id for r in services.recovered] == [TURN]
+        assert services.recovered[0].clean, services.recovered[0].summary()
+        assert records_without_version(services.backend) == before_records
+        assert listed(services.backend) == before_list
+        assert services.journal.open_turns() == []
 
-    again = build_services(load_settings())  # recovery runs once
-    assert again.recovered == []
-    assert records_without_version(again.backend) == before_records
+    with build_services(load_settings()) as again:  # recovery runs once
+        assert again.recovered == []
+        assert records_without_version(again.backend) == before_records
 
 
 def test_a_closed_turn_is_not_rolled_back_at_start(home: Path):
@@ -152,27 +148,24 @@ def test_a_closed_turn_is_not_rolled_back_at_start(home: Path):
     from tools.registry import ToolRegistry
 
     single, _, _ = _seed(home)
-    services = build_services(load_settings())
-    registry = ToolRegistry(make_context(services.backend, services.journal, "turn-ok"))
-    assert not registry.run(ToolCall("1", "update_calendar_event",
-                                     {"event_id": single, "title": "Kept"})).is_error
-    services.journal.close_turn("turn-ok")
-    store.forget_engines()
-    again = build_services(load_settings())
-    assert again.recovered == []
-    assert again.backend.get_event(again.calendar_id, single).title == "Kept"
-    assert again.journal.last_committed_turn() == "turn-ok"
+    with build_services(load_settings()) as services:
+        registry = ToolRegistry(make_context(services.backend, services.journal, "turn-ok"))
+        assert not registry.run(ToolCall("1", "update_calendar_event",
+                                         {"event_id": single, "title": "Kept"})).is_error
+        services.journal.close_turn("turn-ok")
+    with build_services(load_settings()) as again:
+        assert again.recovered == []
+        assert again.backend.get_event(again.calendar_id, single).title == "Kept"
+        assert again.journal.last_committed_turn() == "turn-ok"
 
 
 def test_open_turn_with_a_pending_write_that_never_happened_is_a_noop(home: Path):
     single, _, _ = _seed(home)
-    services = build_services(load_settings())
-    before = records_without_version(services.backend)
-    left_by_dead_process(services).begin("turn-x", 1, "update_calendar_event",
-                                         services.calendar_id, single)
-    store.forget_engines()
-    again = build_services(load_settings())
-    assert [r.turn_id for r in again.recovered] == ["turn-x"]
-    assert again.recovered[0].restored == [] and again.recovered[0].clean
-    after = records_without_version(again.backend)
-    assert after == before
+    with build_services(load_settings()) as services:
+        before = records_without_version(services.backend)
+        left_by_dead_process(services).begin("turn-x", 1, "update_calendar_event",
+                                             services.calendar_id, single)
+    with build_services(load_settings()) as again:
+        assert [r.turn_id for r in again.recovered] == ["turn-x"]
+        assert again.recovered[0].restored == [] and again.recovered[0].clean
+        assert records_without_version(again.backend) == before

@@ -19,7 +19,6 @@ from reflection.reading.event_refs import find_event_refs
 from reflection.reading.event_relative import find_day_relatives, find_shifts_and_lengths
 from reflection.reading.request import read_request
 from tools.calendar.events import event_from_contract
-from tools.store.database import forget_engines
 
 
 def _people() -> list[dict[str, Any]]:
@@ -209,7 +208,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND"):
         monkeypatch.delenv(var, raising=False)
     yield tmp_path
-    forget_engines()
 
 
 def test_replay_keeps_the_school_pickup_at_quarter_past_three(home: Path,

@@ -10,13 +10,13 @@ import pytest
 from reflection.findings import Finding
 from reflection.lessons.forms import LLM_FORMS
 from reflection.lessons.store import LessonStore, fingerprint, message_entities, normalise_text, render_observations
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 NOW = datetime(2025, 10, 22, 16, 15, tzinfo=UTC)
 
 
 def store(**kwargs: int) -> LessonStore:
-    return LessonStore(sqlite_engine(":memory:"), **kwargs)
+    return LessonStore(Store.sqlite(":memory:"), **kwargs)
 
 
 def next_weekday_error(said: str, right: str, wrong: str) -> Finding:
@@ -160,11 +160,11 @@ def test_each_filter_only_the_recurring_relevant_lesson_surfaces() -> None:
     # each excluded lesson is excluded by its own filter only: relax that filter and it shows
     later = NOW + timedelta(days=1)
     def picked(**relaxed: int) -> set[str]:
-        relaxed_store = LessonStore(s.engine, **{"recency_days": 14, "min_seen": 2, "max_surfaced": 10, **relaxed})
+        relaxed_store = LessonStore(s.store, **{"recency_days": 14, "min_seen": 2, "max_surfaced": 10, **relaxed})
         return {l.type for l in relaxed_store.select("move dinner to next Friday", later).surfaced}
     assert picked(min_seen=1) == {"date", "time"}
     assert "process" not in picked(min_seen=1)  # resolved: never again
-    assert len(LessonStore(s.engine, recency_days=60, max_surfaced=10).select(
+    assert len(LessonStore(s.store, recency_days=60, max_surfaced=10).select(
         "move dinner to next Friday", later).surfaced) == 2
     # the off-topic one does surface for a message it concerns
     home_pick = s.select("put the party at home on Saturday", NOW + timedelta(days=1)).surfaced
@@ -236,12 +236,13 @@ def test_a_state_file_from_before_summaries_were_removed_still_works(tmp_path: P
     """Older files hold a `lesson_constitutions` table and `constitution_attempted` events; the
     store neither creates nor reads them, and everything else keeps working beside them."""
     path = tmp_path / "assistant.db"
-    engine = sqlite_engine(path)
+    store = Store.sqlite(path)
+    engine = store.engine
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE TABLE lesson_constitutions (version INTEGER PRIMARY KEY, "
                              "created_at DATETIME, rules VARCHAR)")
         conn.exec_driver_sql("INSERT INTO lesson_constitutions VALUES (1, '2025-10-01', '[]')")
-    s = LessonStore(engine, min_seen=1)
+    s = LessonStore(store, min_seen=1)
     learn_times(s, HOME, 2)
     with engine.begin() as conn:
         conn.exec_driver_sql("INSERT INTO lesson_events (kind, at, lesson_id, data) "
@@ -253,9 +254,9 @@ def test_a_state_file_from_before_summaries_were_removed_still_works(tmp_path: P
 
 
 def test_a_fresh_store_creates_no_summary_table() -> None:
-    engine = sqlite_engine(":memory:")
-    LessonStore(engine)
-    with engine.connect() as conn:
+    store = Store.sqlite(":memory:")
+    LessonStore(store)
+    with store.engine.connect() as conn:
         names = {row[0] for row in conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'")}
     # the state migration makes the whole state part (journal, history, ...) and its version table
     assert {"lessons", "lesson_events"} <= names and "lesson_constitutions" not in names
@@ -301,9 +302,9 @@ def test_recurrence_is_charged_to_the_latest_surfacing_only() -> None:
 
 def test_file_backed_store_survives_reopening(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "assistant.db"
-    s = LessonStore(sqlite_engine(path))
+    s = LessonStore(Store.sqlite(path))
     learn_times(s, WRONG_NEXT[0], 2)
-    again = LessonStore(sqlite_engine(path))
+    again = LessonStore(Store.sqlite(path))
     assert [l.seen_count for l in again.all()] == [2]
     assert again.select("next friday", NOW + timedelta(days=1)).candidates == 1
 

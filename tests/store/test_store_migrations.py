@@ -16,7 +16,7 @@ from sqlmodel import SQLModel
 from reflection.lessons.store import Lesson, LessonEvent, LessonStore
 from tools.backends.local import LocalBackend
 from tools.journal.journal import Journal
-from tools.store import database as store
+from tools.store.database import Store
 
 LA = ZoneInfo(PERSON_TZ)
 
@@ -71,41 +71,57 @@ def test_an_old_state_file_made_by_create_all_is_adopted_and_keeps_its_lessons(
         tmp_path: Path) -> None:
     """The pre-migration path: sqlmodel's create_all on the models, nothing stamped."""
     path = tmp_path / "assistant.db"
-    old = store.sqlite_engine(path)
-    tables = [Lesson.__table__, LessonEvent.__table__]  # type: ignore[attr-defined]
-    SQLModel.metadata.create_all(old, tables=tables)
-    with old.begin() as conn:
-        conn.exec_driver_sql(
-            "INSERT INTO lessons (fingerprint, type, severity, text, rationale, change, source, "
-            "change_source, entities, provenance, guard_version, seen_count, first_seen, "
-            "last_seen, resolved) VALUES ('fp', 'wrong_date', 'error', 'Friday is the 24th', "
-            "'r', 'c', 'symbolic', 'symbolic', '[]', '[]', '1', 4, '2025-10-01 08:00:00.000000', "
-            "'2025-10-20 08:00:00.000000', 0)")
-    store.forget_engines()
-    engine = store.sqlite_engine(path)
-    lessons = LessonStore(engine).all()
-    assert [(l.text, l.seen_count) for l in lessons] == [("Friday is the 24th", 4)]
-    assert lessons[0].last_seen == datetime(2025, 10, 20, 8, tzinfo=ZoneInfo("UTC"))
-    assert _versions(engine) == {"s0001"}
-    assert {"journal_turns", "journal_entries", "undo_records"} <= set(_columns(engine))
+    with Store.sqlite(path) as old:
+        tables = [Lesson.__table__, LessonEvent.__table__]  # type: ignore[attr-defined]
+        SQLModel.metadata.create_all(old.engine, tables=tables)
+        with old.engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO lessons (fingerprint, type, severity, text, rationale, change, source, "
+                "change_source, entities, provenance, guard_version, seen_count, first_seen, "
+                "last_seen, resolved) VALUES ('fp', 'wrong_date', 'error', 'Friday is the 24th', "
+                "'r', 'c', 'symbolic', 'symbolic', '[]', '[]', '1', 4, '2025-10-01 08:00:00.000000', "
+                "'2025-10-20 08:00:00.000000', 0)")
+    with Store.sqlite(path) as opened:
+        lessons = LessonStore(opened).all()
+        assert [(l.text, l.seen_count) for l in lessons] == [("Friday is the 24th", 4)]
+        assert lessons[0].last_seen == datetime(2025, 10, 20, 8, tzinfo=ZoneInfo("UTC"))
+        assert _versions(opened.engine) == {"s0001"}
+        assert {"journal_turns", "journal_entries", "undo_records"} <= set(_columns(opened.engine))
+
+
+def test_a_store_migrates_each_part_once_and_a_new_store_checks_again(tmp_path: Path) -> None:
+    """Migration is remembered by the store that ran it, not by a module cache: a second store
+    on the same file (another window, a later start) checks the file itself and finds it done,
+    and a file replaced under a new store is brought up to date again."""
+    path = tmp_path / "assistant.db"
+    with Store.sqlite(path) as first:
+        first.migrate("state")
+        assert _versions(first.engine) == {"s0001"}
+        with first.engine.begin() as conn:
+            conn.exec_driver_sql("DELETE FROM alembic_version")
+        first.migrate("state")  # remembered: not looked at again
+        assert _versions(first.engine) == set()
+    with Store.sqlite(path) as second:
+        second.migrate("state")  # its own check: the tables are there, the stamp is written
+        assert _versions(second.engine) == {"s0001"}
 
 
 @pytest.mark.slow  # a real PostgreSQL server
 def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
         tmp_path: Path) -> None:
-    from pg_support import fresh_store_engine
+    from pg_support import fresh_store
 
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:
         conn.executescript(OLD_CALENDAR)
-    sqlite = store.sqlite_engine(path)
-    Journal(sqlite, LocalBackend(sqlite, PERSON_TZ))
-    pg = fresh_store_engine()
-    Journal(pg, LocalBackend(pg, PERSON_TZ))
-    assert _columns(pg) == _columns(sqlite)
-    assert _versions(pg) == _versions(sqlite) == {"c0001", "s0001"}
-    with pg.connect() as conn:
-        kinds: dict[str, str] = dict(conn.exec_driver_sql(
-            "SELECT column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
+    with Store.sqlite(path) as sqlite_store, fresh_store() as pg_store:
+        Journal(sqlite_store, LocalBackend(sqlite_store, PERSON_TZ))
+        Journal(pg_store, LocalBackend(pg_store, PERSON_TZ))
+        sqlite, pg = sqlite_store.engine, pg_store.engine
+        assert _columns(pg) == _columns(sqlite)
+        assert _versions(pg) == _versions(sqlite) == {"c0001", "s0001"}
+        with pg.connect() as conn:
+            kinds: dict[str, str] = dict(conn.exec_driver_sql(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
     assert kinds["started_at"] == "timestamp with time zone"

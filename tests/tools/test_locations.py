@@ -51,26 +51,18 @@ def test_results_carry_kinds_and_an_identifying_user_agent(nominatim: str) -> No
     assert "format=jsonv2" in _Nominatim.seen[0][1]
 
 
-def test_results_are_cached_and_requests_spaced(nominatim: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_results_are_cached_and_requests_spaced(nominatim: str) -> None:
     """One request a second: the geocoder waits out the rest of the interval before the next
     request (a fake clock stands still, so the whole interval is waited; no wall-clock timing)."""
-    import tools.locations as locations
-
     clock = {"now": 1000.0}
     waited: list[float] = []
 
-    class FakeTime:
-        @staticmethod
-        def monotonic() -> float:
-            return clock["now"]
+    def sleep(seconds: float) -> None:
+        waited.append(seconds)
+        clock["now"] += seconds
 
-        @staticmethod
-        def sleep(seconds: float) -> None:
-            waited.append(seconds)
-            clock["now"] += seconds
-
-    monkeypatch.setattr(locations, "time", FakeTime)
-    geo = NominatimGeocoder("calendar-assistant test", base_url=nominatim, min_interval=0.2)
+    geo = NominatimGeocoder("calendar-assistant test", base_url=nominatim, min_interval=0.2,
+                            clock=lambda: clock["now"], sleep=sleep)
     geo.search("library")
     geo.search("library")
     assert waited == [] and len(_Nominatim.seen) == 1  # the second one came from the cache

@@ -18,7 +18,7 @@ from tools.calendar.events import Event
 from tools.context import Confirmation, ToolCall
 from tools.journal.journal import Journal
 from tools.registry import ToolRegistry
-from tools.store.database import sqlite_engine
+from tools.store.database import Store
 
 LA = ZoneInfo("America/Los_Angeles")
 
@@ -38,7 +38,7 @@ class Asker:
 class Env:
     def __init__(self, backend: CalendarBackend, tmp_path) -> None:
         self.backend = backend
-        self.journal = Journal(sqlite_engine(tmp_path / "journal.db"), self.backend)
+        self.journal = Journal(Store.sqlite(tmp_path / "journal.db"), self.backend)
         self.asker = Asker()
         self.ctx = make_context(self.backend, self.journal, "turn-r", confirm=self.asker)
         self.registry = ToolRegistry(self.ctx)
@@ -287,7 +287,7 @@ def _rows(text: str) -> list[str]:
 
 
 def test_busy_month_listing_is_compact_and_pages(backend: CalendarBackend, tmp_path):
-    journal = Journal(sqlite_engine(tmp_path / "journal.db"), backend)
+    journal = Journal(Store.sqlite(tmp_path / "journal.db"), backend)
     reg = ToolRegistry(make_context(backend, journal))
     titles = ["Soccer practice", "Dentist", "Piano lesson", "Team standup", "Groceries", "Book club"]
     places = [None, "Riverside Park Field 3", "14 Main St", "Library"]

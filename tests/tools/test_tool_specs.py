@@ -1,9 +1,11 @@
 """The tool specs are the one catalog: what every request pays for them stays within a budget, and
 a tool added as a spec (and its behaviour bound in the registry) is seen by every layer (the
 model's tool list, the registry and its confirmation, the agent's status line, the guard and the
-lessons) with no other file touched."""
+lessons) with no other file touched. The catalog is handed to those layers, so the tests here
+hand them one with a throwaway tool added: nothing global is patched."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterator
@@ -13,10 +15,9 @@ from typing import Any
 
 import pytest
 
-import tools.registry
-import tools.specs
 from assistant.app import build_agent
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
+from assistant.services import build_services
 from assistant.settings import Settings
 from reflection.case import GuardCall, GuardCase
 from reflection.guard import is_high_stakes
@@ -25,7 +26,7 @@ from reflection.symbolic import check_symbolic
 from tools.calendar.events import Event, event_from_contract, zone
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.registry import BEHAVIOURS, ToolBehaviour, ToolRegistry, tool_definitions
-from tools.specs import SPECS, ToolSpec
+from tools.specs import ToolSpec, all_specs
 
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
@@ -64,12 +65,8 @@ THROWAWAY = ToolSpec(
     status="pencilling it in…", topic="update", guarded=True, writes=True, guard_kind="update")
 THROWAWAY_BEHAVIOUR = ToolBehaviour(_tentative, destructive=lambda call, ctx: ["it is only a test"],
                                     summary=lambda call, ctx: "Pencil in the swim lesson")
-
-
-@pytest.fixture
-def with_throwaway(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tools.specs, "SPECS", SPECS.with_specs([THROWAWAY]))
-    monkeypatch.setattr(tools.registry, "BEHAVIOURS", {**BEHAVIOURS, THROWAWAY.name: THROWAWAY_BEHAVIOUR})
+CATALOG = all_specs().with_specs([THROWAWAY])
+RUNS = {**BEHAVIOURS, THROWAWAY.name: THROWAWAY_BEHAVIOUR}
 
 
 @pytest.fixture
@@ -87,7 +84,9 @@ def _agent(tmp_path: Path, server: FakeAnthropicServer, asked: list[Confirmation
                         api_key="test-key")
     backend = LocalBackend(home / "calendar.db", TZ)
     backend.create_event("primary", event_from_contract(SWIM, TZ))
-    return build_agent(settings, base_url=server.base_url, backend=backend, reflection_mode="symbolic",
+    services = dataclasses.replace(build_services(settings, backend=backend), catalog=CATALOG,
+                                   behaviours=RUNS)
+    return build_agent(settings, base_url=server.base_url, services=services, reflection_mode="symbolic",
                        now=lambda: NOW, confirm=lambda c: asked.append(c) or True,
                        lessons=False, max_retries=0)
 
@@ -107,7 +106,7 @@ class Statuses:
 
 
 def test_a_spec_alone_reaches_the_model_the_agent_the_confirmation_and_the_guard(
-        with_throwaway: None, tmp_path: Path, server: FakeAnthropicServer) -> None:
+        tmp_path: Path, server: FakeAnthropicServer) -> None:
     server.add(MAIN, {"content": [{"type": "tool_use", "name": "mark_tentative",
                                    "input": {"event_id": "ev_swim1"}}]},
                {"content": [{"type": "text", "text": "Done."}]})
@@ -123,16 +122,17 @@ def test_a_spec_alone_reaches_the_model_the_agent_the_confirmation_and_the_guard
     assert attempt.verdict is not None  # a guarded write that succeeded is judged
 
 
-def _case(calls: list[GuardCall]) -> GuardCase:
+def _case(calls: list[GuardCall], catalog: Any = None) -> GuardCase:
     piano = Event(id="ev_piano", title="Piano", start=datetime(2025, 10, 22, 16, tzinfo=zone(TZ)),
                   end=datetime(2025, 10, 22, 17, tzinfo=zone(TZ)), timezone=TZ,
                   recurrence=("RRULE:FREQ=WEEKLY",))
-    return GuardCase(user_message="pencil in piano", now=NOW, timezone=TZ, home_address=None,
+    case = GuardCase(user_message="pencil in piano", now=NOW, timezone=TZ, home_address=None,
                      calendar=[piano], tool_calls=calls)
+    return dataclasses.replace(case, catalog=catalog) if catalog is not None else case
 
 
-def test_the_guard_reads_a_new_tool_by_its_guard_kind(with_throwaway: None) -> None:
-    case = _case([GuardCall("mark_tentative", {"event_id": "ev_piano"}, {"id": "ev_piano"})])
+def test_the_guard_reads_a_new_tool_by_its_guard_kind() -> None:
+    case = _case([GuardCall("mark_tentative", {"event_id": "ev_piano"}, {"id": "ev_piano"})], CATALOG)
     assert is_high_stakes(case)  # an update of a whole series, because the spec says "update"
     symbolic = check_symbolic(case)
     assert list(symbolic.calls) == [0]  # guarded, so the symbolic layer judges it
@@ -144,8 +144,7 @@ def test_without_its_spec_the_guard_does_not_know_the_tool() -> None:
     assert check_symbolic(case).calls == {}
 
 
-def test_the_registry_asks_with_the_new_specs_own_reasons_and_words(with_throwaway: None,
-                                                                    tmp_path: Path) -> None:
+def test_the_registry_asks_with_the_new_specs_own_reasons_and_words(tmp_path: Path) -> None:
     from conftest import make_context
 
     from tools.backends.local import LocalBackend
@@ -154,21 +153,22 @@ def test_the_registry_asks_with_the_new_specs_own_reasons_and_words(with_throwaw
     backend.create_event("primary", event_from_contract(SWIM, TZ))
     asked: list[Confirmation] = []
     ctx = make_context(backend, None, "turn-s", confirm=lambda c: asked.append(c) or False)
-    result = ToolRegistry(ctx).run(ToolCall("1", "mark_tentative", {"event_id": "ev_swim1"}))
+    result = ToolRegistry(ctx, CATALOG, RUNS).run(ToolCall("1", "mark_tentative", {"event_id": "ev_swim1"}))
     assert result.is_error and "did not confirm" in result.text
     assert [(c.summary, c.reasons) for c in asked] == [("Pencil in the swim lesson",
                                                          ("it is only a test",))]
 
 
-def test_lessons_file_a_new_tools_name_under_its_topic(with_throwaway: None) -> None:
-    assert "tool:update" in message_entities("why did mark_tentative run?")
+def test_lessons_file_a_new_tools_name_under_its_topic() -> None:
+    assert "tool:update" in message_entities("why did mark_tentative run?", CATALOG)
+    assert "tool:update" not in message_entities("why did mark_tentative run?")  # not the app's
 
 
 # --------------------------------------------------------------------------- no names left
 def test_every_spec_has_one_behaviour_and_every_behaviour_a_spec() -> None:
     """The registry binds code to the catalog by name, the one place a tool name is written
     outside its spec: a spec without code, or code without a spec, is a tool half added."""
-    assert list(BEHAVIOURS) == SPECS.names()
+    assert list(BEHAVIOURS) == all_specs().names()
 
 
 _CONSUMERS = ("assistant/agent.py", "reflection/guard.py", "reflection/symbolic.py",
@@ -179,5 +179,5 @@ _CONSUMERS = ("assistant/agent.py", "reflection/guard.py", "reflection/symbolic.
 def test_consumers_ask_specs_for_facts_not_for_tool_names(path: str) -> None:
     """A tool name written into a consumer is a fact kept outside the tool's spec."""
     source = (ROOT / path).read_text(encoding="utf-8")
-    names = [name for name in SPECS.names() if re.search(rf"[\"']{name}[\"']", source)]
+    names = [name for name in all_specs().names() if re.search(rf"[\"']{name}[\"']", source)]
     assert names == []

@@ -43,7 +43,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import event as sa_event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 from tools.backends.base import (
     ITEM_FAILURES,
@@ -75,7 +75,7 @@ from tools.calendar.occurrences import (
     virtual_instances,
 )
 from tools.calendar.patching import apply_patch
-from tools.store.database import is_postgresql, migrate, sqlite_engine, writer_lock
+from tools.store.database import Store, writer_lock
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
@@ -251,20 +251,26 @@ def _ids_by_calendar(items: Sequence[RestoreItem]) -> dict[str, list[str]]:
 
 
 class LocalBackend(CalendarBackend):
-    """Several calendars in one store (a SQLite file, or the engine of `DATABASE_URL`); the
-    first one made is the primary."""
+    """Several calendars in one store (a SQLite file, or the `DATABASE_URL` database); the
+    first one made is the primary.
+
+    The store is passed in by whoever assembled the app (`assistant.services`), which also
+    closes it; a path instead opens a store of the backend's own, closed with the backend (tests,
+    benchmarks, a replay's private calendar). `close_store` overrides which of the two holds."""
 
     name = "local"
     restores_are_independent = True  # one row per event: a restore touches its own row only
 
-    def __init__(self, store: Path | str | Engine, default_timezone: str = "UTC") -> None:
-        self.engine = store if isinstance(store, Engine) else sqlite_engine(store)
-        self.path = store if not isinstance(store, Engine) else str(store.url)
-        if not is_postgresql(self.engine) and \
+    def __init__(self, store: Store | Path | str, default_timezone: str = "UTC", *,
+                 close_store: bool | None = None) -> None:
+        self.store = store if isinstance(store, Store) else Store.sqlite(store)
+        self._close_store = not isinstance(store, Store) if close_store is None else close_store
+        self.engine = self.store.engine
+        if not self.store.is_postgresql and \
                 not sa_event.contains(self.engine, "connect", _map_the_file):
             sa_event.listen(self.engine, "connect", _map_the_file)
             self.engine.dispose()  # the connections opened so far reconnect with the map
-        migrate(self.engine, "calendar")
+        self.store.migrate("calendar")
         self.default_timezone = default_timezone
         self._lock = threading.RLock()
         self._cache_lock = threading.Lock()
@@ -272,6 +278,11 @@ class LocalBackend(CalendarBackend):
         self._instances_cache: OrderedDict[tuple[Any, ...], list[Event]] = OrderedDict()
         self._listing = threading.local()  # per thread: what its last listing had to leave out
         self.add_calendar("primary", "Family", default_timezone)
+
+    def close(self) -> None:
+        """Close the store too when it is the backend's own (opened from a path)."""
+        if self._close_store:
+            self.store.close()
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:

@@ -6,10 +6,11 @@ start-up recovery; this module reads that record as a history a person browses, 
 journal's public methods and tables. A person's undo is written down here (`UndoRecord`: which
 entries it took back) so a redo re-applies exactly those, and never a write the guard rolled
 back or recovery undid. A redo is journaled as a turn of its own, so undo takes it back again.
+
+Entries are read through `tools.journal.entries` (typed: `Entry`, `Intent`); no JSON here.
 """
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,22 +20,20 @@ from sqlalchemy import select
 from sqlmodel import Field, Session, SQLModel, col
 from sqlmodel import select as select_rows
 
-from tools.backends.base import CalendarError, Snapshot, VersionConflict
-from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
+from tools.backends.base import CalendarError, VersionConflict
+from tools.calendar.events import Event, zone
 from tools.calendar.wording import clock_label, day_label, event_repeats
 from tools.calendar.wording import event_phrase as _one_event_phrase
-from tools.journal.journal import (
-    Conflict,
-    IntentKind,
-    Journal,
+from tools.journal.entries import (
+    Entry,
+    Intent,
     JournalEntry,
     JournalTurn,
-    RestoredEvent,
-    RollbackReport,
-    intent_json,
-    restored_noun,
+    Unreadable,
+    entry_ids_text,
+    read_entry_ids,
 )
-from tools.store.database import migrate
+from tools.journal.journal import Conflict, Journal, RestoredEvent, RollbackReport, restored_noun
 
 Action = Literal["added", "changed", "removed"]
 
@@ -61,7 +60,7 @@ class UndoRecord(SQLModel, table=True):
 
     __tablename__ = "undo_records"
     turn_id: str = Field(primary_key=True)
-    entry_ids: str  # JSON list of journal entry ids rolled back by this undo
+    entry_ids: str  # the journal entries this undo rolled back (`entries.entry_ids_text`)
     undone_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     redone_as: str | None = None
 
@@ -154,18 +153,6 @@ def event_phrase(event: Event, tz_name: str) -> str:
     return said
 
 
-def _event(text: str | None, calendar_id: str) -> Event | None:
-    if not text:
-        return None
-    try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            return None
-        return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
-    except (ValueError, KeyError, TypeError, EventFieldError):
-        return None
-
-
 def _grouped(entries: list[JournalEntry]) -> list[list[JournalEntry]]:
     """Entries per event, in the order the events were first touched."""
     groups: dict[tuple[str, str], list[JournalEntry]] = {}
@@ -174,23 +161,26 @@ def _grouped(entries: list[JournalEntry]) -> list[list[JournalEntry]]:
     return list(groups.values())
 
 
-def _intent_kind(entry: JournalEntry) -> str | None:
+def _ends(group: list[JournalEntry]) -> tuple[Entry, Entry] | None:
+    """The first and last entry of one event's group, read back (None: one cannot be read; the
+    rollback reports such an entry, the list of changes leaves it out)."""
     try:
-        kind = json.loads(entry.intent).get("kind") if entry.intent else None
-    except (ValueError, AttributeError):
+        return Entry.read(group[0]), Entry.read(group[-1])
+    except Unreadable:
         return None
-    return str(kind) if kind else None
 
 
 def _event_changes(entries: list[JournalEntry]) -> tuple[EventChange, ...]:
     out = []
     for group in _grouped(entries):
-        first, last = group[0], group[-1]
-        before = _event(first.pre_event, first.calendar_id)
-        after = None if _intent_kind(last) == "delete" else _event(last.post_event, last.calendar_id)
-        if before is None and after is None:
+        ends = _ends(group)
+        if ends is None:
             continue
-        out.append(EventChange(before, after))
+        first, last = ends
+        after = None if last.deletes else last.post_event
+        if first.pre_event is None and after is None:
+            continue
+        out.append(EventChange(first.pre_event, after))
     return tuple(out)
 
 
@@ -199,7 +189,7 @@ class Changes:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
-        migrate(journal.engine, "state")
+        journal.store.migrate("state")
 
     def _record(self, turn_id: str) -> UndoRecord | None:
         with Session(self.journal.engine, expire_on_commit=False) as session:
@@ -227,7 +217,7 @@ class Changes:
                 record = self._record(turn.turn_id)
                 if record is None:
                     continue  # undone by the guard or by recovery, not by the person
-                ids = [int(i) for i in json.loads(record.entry_ids)]
+                ids = read_entry_ids(record.entry_ids)
                 entries = self.journal.entries(turn.turn_id, states=("rolled_back",), ids=ids)
                 events = _event_changes(entries)
                 if events:
@@ -277,8 +267,9 @@ class Changes:
                   if e.id is not None]
         if undone:
             with Session(self.journal.engine) as session:
-                row = session.get(UndoRecord, turn_id) or UndoRecord(turn_id=turn_id, entry_ids="[]")
-                row.entry_ids = json.dumps(undone)
+                row = session.get(UndoRecord, turn_id) or \
+                    UndoRecord(turn_id=turn_id, entry_ids=entry_ids_text([]))
+                row.entry_ids = entry_ids_text(undone)
                 row.undone_at = datetime.now(UTC)
                 row.redone_as = None
                 session.add(row)
@@ -293,19 +284,24 @@ class Changes:
         record = self._record(turn_id) if turn_id else None
         if turn_id is None or record is None or record.redone_as is not None:
             return None
-        ids = [int(i) for i in json.loads(record.entry_ids)]
+        ids = read_entry_ids(record.entry_ids)
         entries = self.journal.entries(turn_id, states=("rolled_back",), ids=ids)
         new_turn = f"redo-{uuid.uuid4().hex}"
         report = RedoReport(new_turn)
         backend = self.journal.backend
         for group in reversed(_grouped(entries)):
-            first, last = group[0], group[-1]
-            if not last.post:
+            ends = _ends(group)
+            if ends is None:
+                report.conflicts.append(Conflict(group[-1].event_id, "journal entry unreadable",
+                                                 "one record of this change could not be read, so "
+                                                 "that change was left as it is"))
                 continue
-            pre = Snapshot.from_json(json.loads(first.pre))
-            post = Snapshot.from_json(json.loads(last.post))
-            was = _event(first.pre_event, first.calendar_id)
-            back = None if not post.exists else _event(last.post_event, last.calendar_id)
+            first, last = ends
+            if last.post is None:
+                continue
+            pre, post = first.pre, last.post
+            was = first.pre_event
+            back = last.post_event if post.exists else None
             shown = back or was
             words = event_phrase(shown, shown.timezone) if shown is not None else "an event"
             try:
@@ -314,10 +310,9 @@ class Changes:
                     report.conflicts.append(Conflict(last.event_id, "changed since the undo", words
                                                      + " was changed after the undo, so it was kept"))
                     continue
-                kind: IntentKind = "create" if not pre.exists else \
-                    "delete" if not post.exists else "update"
                 entry = self.journal.begin(new_turn, 1, "redo", last.calendar_id, last.event_id,
-                                           intent=intent_json(kind, back), base_version=current.version)
+                                           intent=Intent.between(pre, post, back),
+                                           base_version=current.version)
                 try:
                     backend.restore(post, expected_version=current.version)
                 except (VersionConflict, CalendarError) as exc:

@@ -17,17 +17,19 @@ Open turns carry their owner (`tools.journal.turn_owner`): start-up recovery onl
 process is gone, and the owner closes its turn only while it is still its own. A restore that
 fails (the calendar service is down) leaves its entries as they were and the turn `unfinished`,
 so the next start tries again; one unreadable entry is reported and skipped, never fatal.
+
+What is stored, and how its JSON is written and read, is `tools.journal.entries`: here the
+entries are typed values (`Entry`, `Intent`), never JSON.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, Literal, get_args
+from typing import Literal
 
-from sqlalchemy import String, bindparam, insert, or_, select, update
-from sqlmodel import Field, Session, SQLModel, col
+from sqlalchemy import bindparam, insert, or_, select, update
+from sqlmodel import Session, col
 from sqlmodel import select as select_rows
 
 from tools.backends.base import (
@@ -38,10 +40,31 @@ from tools.backends.base import (
     Snapshot,
     VersionConflict,
 )
-from tools.calendar.events import Event, EventFieldError, event_from_contract
+from tools.calendar.events import Event, EventFieldError
 from tools.calendar.patching import same_outcome
+from tools.journal.entries import (
+    ENTRY_STATES,
+    TURN_STATES,
+    Entry,
+    EntryState,
+    Intent,
+    IntentKind,
+    JournalEntry,
+    JournalTurn,
+    TurnState,
+    Unreadable,
+    completed_entry,
+    new_entry,
+    owner_text,
+    read_owner,
+    read_snapshot,
+)
 from tools.journal.turn_owner import Owner, current_owner, is_alive
-from tools.store.database import migrate
+from tools.store.database import Store
+
+__all__ = ["ENTRY_STATES", "TURN_STATES", "Conflict", "Entry", "EntryState", "Intent", "IntentKind",
+           "Journal", "JournalEntry", "JournalTurn", "RestoredEvent", "RollbackReport", "TurnState",
+           "event_words", "restored_noun"]
 
 REFUSALS = (VersionConflict, EventNotFound, EventFieldError)
 """Write failures that prove nothing was written: the server (or our own check) refused it."""
@@ -57,76 +80,23 @@ SUMMARY_LISTED = 3
 import rolled back is "removed 100,000 imported events", not a 237 KB line)."""
 
 
-TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
-"""A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
-or a rollback that could not finish and is retried at the next start (`unfinished`)."""
-
-EntryState = Literal["pending", "done", "refused", "noop", "rolled_back", "conflict", "unreadable"]
-"""A journal entry: pre-image committed, write outcome unknown (`pending`); written, post-image
-committed (`done`); refused by the server, nothing written (`refused`); provably untouched
-(`noop`); undone (`rolled_back`); someone else's change kept (`conflict`); its JSON cannot be read
-(`unreadable`)."""
-
-IntentKind = Literal["create", "update", "delete"]
-"""What a write means to do, as its journal entry records it."""
-
 Outcome = Literal["restored", "noop", "conflict", "failed", "down"]
 """What undoing one event came to; `down`: the calendar service failed, the rest waits."""
-
-TURN_STATES: tuple[TurnState, ...] = get_args(TurnState)
-ENTRY_STATES: tuple[EntryState, ...] = get_args(EntryState)
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class JournalTurn(SQLModel, table=True):
-    __tablename__ = "journal_turns"
-    turn_id: str = Field(primary_key=True)
-    backend: str = "local"
-    state: TurnState = Field(default="open", sa_type=String)
-    started_at: datetime = Field(default_factory=_now)
-    closed_at: datetime | None = None
-    owner: str | None = None  # tools.journal.turn_owner.Owner as JSON; None: no live owner
-    recovery_tries: int = 0
-    last_error: str | None = None
-
-
-class JournalEntry(SQLModel, table=True):
-    __tablename__ = "journal_entries"
-    id: int | None = Field(default=None, primary_key=True)
-    turn_id: str = Field(index=True)
-    attempt: int = 1
-    tool: str
-    calendar_id: str
-    event_id: str
-    pre: str  # Snapshot JSON
-    pre_event: str | None = None  # contract JSON of the event before, for cards
-    post: str | None = None
-    post_version: str | None = None
-    post_event: str | None = None
-    intent: str | None = None  # {"kind": create|update|delete, "event": contract JSON | null}
-    base_version: str | None = None  # the version/etag the write was conditioned on
-    note: str | None = None  # why the last restore of this entry failed
-    state: EntryState = Field(default="pending", sa_type=String)
-    created_at: datetime = Field(default_factory=_now)
-
-
 _ENTRIES = JournalEntry.__table__  # type: ignore[attr-defined]
 _INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_order=True)
 _COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
-    post=bindparam("post_json"), post_version=bindparam("version"),
-    post_event=bindparam("event_json"), state="done")
+    post=bindparam("b_post"), post_version=bindparam("b_post_version"),
+    post_event=bindparam("b_post_event"), state=bindparam("b_state"))
 _MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     state=bindparam("new_state"), note=bindparam("new_note"))
 _NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     note=bindparam("new_note"))
-
-
-def intent_json(kind: IntentKind, event: Event | None) -> str:
-    """What a write means to leave behind: the event as it should read, or nothing (a delete)."""
-    return json.dumps({"kind": kind, "event": event.to_contract() if event else None})
 
 
 # ---------------------------------------------------------------------------- words
@@ -253,19 +223,6 @@ def _named_or_counted(verb: str, events: list[Event | None], items: list[Restore
     return f"{verb} {len(events):,} {restored_noun(items)}s"
 
 
-def _event_json(event: Event | None) -> str | None:
-    return json.dumps(event.to_contract()) if event else None
-
-
-def _event_from(text: str | None, calendar_id: str) -> Event | None:
-    if not text:
-        return None
-    data = json.loads(text)
-    if not isinstance(data, dict):
-        return None
-    return event_from_contract(data, data.get("timezone") or "UTC", calendar_id)
-
-
 def _restore_outcome(backend: CalendarBackend, group: _Group,
                      result: Snapshot | Exception) -> tuple[Outcome, str]:
     """One `restore_many` result as an outcome: the read-back must hold the pre-image."""
@@ -282,59 +239,54 @@ def _restore_outcome(backend: CalendarBackend, group: _Group,
     return ("restored", "")
 
 
-class _Unreadable(Exception):
-    """A journal entry whose stored JSON cannot be read back."""
-
-
 @dataclass
 class _Group:
-    """The entries of one event in one rollback, read once."""
+    """The entries of one event in one rollback: their ids, and the first and the last read
+    back (the ones a rollback decides by)."""
 
     calendar_id: str
     event_id: str
-    entries: list[JournalEntry]
-    pre: Snapshot
-    first_event: Event | None
-    last_event: Event | None  # what our last write left (None: it deleted the event; the last
-    # pre-image when its outcome is unknown)
+    ids: list[int]
+    first: Entry
+    last: Entry
 
     @property
-    def last(self) -> JournalEntry:
-        return self.entries[-1]
+    def pre(self) -> Snapshot:
+        """The event as it was before the first of our writes: what a rollback puts back."""
+        return self.first.pre
 
     @property
-    def ids(self) -> list[int]:
-        return [e.id for e in self.entries if e.id is not None]
+    def first_event(self) -> Event | None:
+        return self.first.pre_event
+
+    @property
+    def last_event(self) -> Event | None:
+        """What our last write left: None when it deleted the event (undo "adds it back"), the
+        last pre-image when its outcome is unknown."""
+        if self.last.state == "done" and self.last.deletes:
+            return None
+        return self.last.post_event or self.last.pre_event
 
     @property
     def words(self) -> str:
         return event_words(self.first_event or self.last_event)
 
 
-def _read_group(calendar_id: str, event_id: str, entries: list[JournalEntry]) -> _Group:
-    try:
-        first, last = entries[0], entries[-1]
-        pre = Snapshot.from_json(json.loads(first.pre))
-        first_event = _event_from(first.pre_event, calendar_id)
-        last_event = _event_from(last.post_event, calendar_id) or _event_from(last.pre_event, calendar_id)
-        if last.post:
-            Snapshot.from_json(json.loads(last.post))
-        intent = json.loads(last.intent) if last.intent else None
-        if last.state == "done" and isinstance(intent, dict) and intent.get("kind") == "delete":
-            last_event = None  # our last write deleted it: it left no event (undo "adds it back")
-    except (ValueError, KeyError, TypeError, AttributeError, EventFieldError) as exc:
-        raise _Unreadable(str(exc)) from exc
-    return _Group(calendar_id, event_id, entries, pre, first_event, last_event)
+def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _Group:
+    """The group of one event's rows; `Unreadable` when its first or last cannot be read."""
+    return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None],
+                  Entry.read(rows[0]), Entry.read(rows[-1]))
 
 
 class Journal:
     """Durable pre/post images of guarded writes, and their exact undo."""
 
-    def __init__(self, engine: Any, backend: CalendarBackend, owner: Owner | None = None) -> None:
-        self.engine = engine
+    def __init__(self, store: Store, backend: CalendarBackend, owner: Owner | None = None) -> None:
+        self.store = store
+        self.engine = store.engine
         self.backend = backend
         self.owner = owner or current_owner()
-        migrate(engine, "state")
+        store.migrate("state")
 
     # ------------------------------------------------------------ turns
     def open_turn(self, turn_id: str) -> None:
@@ -342,7 +294,7 @@ class Journal:
         with Session(self.engine) as session:
             if session.get(JournalTurn, turn_id) is None:
                 session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name,
-                                        owner=self.owner.to_text()))
+                                        owner=owner_text(self.owner)))
                 session.commit()
 
     def close_turn(self, turn_id: str, state: TurnState = "committed") -> bool:
@@ -352,7 +304,7 @@ class Journal:
         with self.engine.begin() as conn:
             result = conn.execute(update(table).where(
                 table.c.turn_id == turn_id, table.c.state == "open",
-                or_(table.c.owner == self.owner.to_text(), table.c.owner.is_(None)),
+                or_(table.c.owner == owner_text(self.owner), table.c.owner.is_(None)),
             ).values(state=state, closed_at=_now()))
             return bool(result.rowcount)
 
@@ -360,7 +312,7 @@ class Journal:
         """Whether the turn is still open and ours."""
         with Session(self.engine) as session:
             turn = session.get(JournalTurn, turn_id)
-            return turn is not None and turn.state == "open" and turn.owner in (None, self.owner.to_text())
+            return turn is not None and turn.state == "open" and turn.owner in (None, owner_text(self.owner))
 
     def _set_state(self, turn_id: str, state: TurnState, *, release: bool = False,
                    error: str | None = None) -> None:
@@ -384,7 +336,7 @@ class Journal:
         with self.engine.begin() as conn:
             result = conn.execute(update(table).where(
                 table.c.turn_id == turn_id, table.c.state == "open",
-                or_(table.c.owner == self.owner.to_text(), table.c.owner.is_(None)),
+                or_(table.c.owner == owner_text(self.owner), table.c.owner.is_(None)),
             ).values(state="unfinished", closed_at=_now(), owner=None, last_error=why[:500]))
             return bool(result.rowcount)
 
@@ -409,7 +361,7 @@ class Journal:
                 col(JournalTurn.state).in_(("open", "unfinished")),
                 col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at))).all()
             session.expunge_all()
-        return [t for t in rows if not is_alive(Owner.from_text(t.owner))]
+        return [t for t in rows if not is_alive(read_owner(t.owner))]
 
     def _claim(self, turn: JournalTurn) -> bool:
         """Take a dead owner's turn, atomically: of two processes starting at once, one wins."""
@@ -418,7 +370,7 @@ class Journal:
         with self.engine.begin() as conn:
             result = conn.execute(update(table).where(
                 table.c.turn_id == turn.turn_id, table.c.state == turn.state, same_owner,
-            ).values(owner=self.owner.to_text(), recovery_tries=table.c.recovery_tries + 1))
+            ).values(owner=owner_text(self.owner), recovery_tries=table.c.recovery_tries + 1))
             return bool(result.rowcount)
 
     def last_committed_turn(self) -> str | None:
@@ -434,20 +386,18 @@ class Journal:
 
     # ------------------------------------------------------------ writes
     def begin(self, turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str,
-              intent: str | None = None, base_version: str | None = None) -> int:
+              intent: Intent | None = None, base_version: str | None = None) -> int:
         """Commit the pre-image (and what the write means to leave) before the write; returns
         the entry id for `complete`/`abandon`."""
         self.open_turn(turn_id)
         pre = self.backend.snapshot(calendar_id, event_id)
-        creating = intent is not None and json.loads(intent).get("kind") == "create"
+        creating = intent is not None and intent.kind is IntentKind.CREATE
         # an occurrence never changed before has no stored record, but it is an event to name
         pre_event = self.backend.get_event(calendar_id, event_id) \
             if pre.exists or (intent is not None and not creating) else None
         with Session(self.engine) as session:
-            entry = JournalEntry(turn_id=turn_id, attempt=attempt, tool=tool,
-                                 calendar_id=calendar_id, event_id=event_id,
-                                 pre=json.dumps(pre.to_json()), pre_event=_event_json(pre_event),
-                                 intent=intent, base_version=base_version)
+            entry = JournalEntry(**new_entry(turn_id, attempt, tool, calendar_id, event_id, pre,
+                                             pre_event, intent, base_version))
             session.add(entry)
             session.commit()
             assert entry.id is not None
@@ -459,23 +409,17 @@ class Journal:
             entry = session.get(JournalEntry, entry_id)
             assert entry is not None
             post = self.backend.snapshot(entry.calendar_id, entry.event_id)
-            entry.post = json.dumps(post.to_json())
-            entry.post_version = post.version
-            entry.post_event = _event_json(post_event)
-            entry.state = "done"
+            for column, value in completed_entry(post, post_event).items():
+                setattr(entry, column, value)
             session.commit()
 
     def begin_many(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
-                   writes: list[tuple[Event, str, str | None]]) -> list[int]:
+                   writes: list[tuple[Event, Intent, str | None]]) -> list[int]:
         """`begin` for the updates of one bulk call, each (event before, intent, base version):
         every pre-image read at once and committed in one transaction before any is written."""
         self.open_turn(turn_id)
         pres = self.backend.snapshots(calendar_id, [event.id for event, _, _ in writes])
-        created = _now()
-        rows = [{"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
-                 "event_id": event.id, "pre": json.dumps(pre.to_json()),
-                 "pre_event": _event_json(event), "intent": intent, "base_version": base,
-                 "state": "pending", "created_at": created}
+        rows = [new_entry(turn_id, attempt, tool, calendar_id, event.id, pre, event, intent, base)
                 for (event, intent, base), pre in zip(writes, pres, strict=False)]
         if not rows:
             return []
@@ -491,8 +435,7 @@ class Journal:
             return
         with self.engine.begin() as conn:
             conn.execute(_COMPLETE_ENTRY,
-                [{"entry": entry, "post_json": json.dumps(post.to_json()), "version": post.version,
-                  "event_json": _event_json(event)}
+                [{"entry": entry, **{f"b_{k}": v for k, v in completed_entry(post, event).items()}}
                  for entry, post, event in zip(entry_ids, posts, written, strict=False)])
 
     def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
@@ -508,7 +451,7 @@ class Journal:
                 session.commit()
                 return
             try:
-                pre = Snapshot.from_json(json.loads(entry.pre))
+                pre = read_snapshot(entry.pre)
                 current = self.backend.snapshot(entry.calendar_id, entry.event_id)
             except CalendarError:
                 return  # cannot tell now: pending, and the rollback decides from the intent
@@ -569,7 +512,7 @@ class Journal:
         for (calendar_id, event_id), raw in order:
             try:
                 groups.append(_read_group(calendar_id, event_id, raw))
-            except _Unreadable as exc:
+            except Unreadable as exc:
                 self._mark([([e.id for e in raw if e.id is not None], "unreadable", str(exc))])
                 report.skipped.append(Conflict(event_id, f"journal entry for {event_id} unreadable: {exc}",
                                                "one record of this request could not be read, so "
@@ -669,12 +612,11 @@ class Journal:
             # as before that write, or as that write meant to leave it.
             if self.backend.same_content(group.pre, current):
                 return ("noop", "")
-            last_pre = Snapshot.from_json(json.loads(last.pre))
-            if not (self.backend.same_content(last_pre, current)
+            if not (self.backend.same_content(last.pre, current)
                     or self._reads_as_intended(last, current)):
                 return ("conflict", "changed by someone else before our write was recorded")
             return RestoreItem(group.pre, current.version)
-        post = Snapshot.from_json(json.loads(last.post)) if last.post else None
+        post = last.post
         if current.version != last.post_version:
             if post is None or not self.backend.same_content(post, current):
                 if self.backend.same_content(group.pre, current):
@@ -686,14 +628,13 @@ class Journal:
             # occurrence when its series is restored), not someone else's change.
         return RestoreItem(group.pre, current.version, post)
 
-    def _reads_as_intended(self, entry: JournalEntry, current: Snapshot) -> bool:
+    def _reads_as_intended(self, entry: Entry, current: Snapshot) -> bool:
         """Whether the event now reads exactly as the pending write meant to leave it."""
-        if not entry.intent:
+        if entry.intent is None:
             return False  # an entry from before intents were recorded: cannot prove it is ours
-        intent = json.loads(entry.intent)
-        if intent.get("kind") == "delete":  # gone, or kept as a cancelled record (soft delete)
+        if entry.deletes:  # gone, or kept as a cancelled record (soft delete)
             return self.backend.get_event(entry.calendar_id, entry.event_id) is None
-        wanted = _event_from(json.dumps(intent.get("event")), entry.calendar_id)
+        wanted = entry.intent.event
         if wanted is None or not current.exists:
             return False
         got = self.backend.get_event(entry.calendar_id, entry.event_id)

@@ -8,10 +8,9 @@ apart, and a turn owned on another host is never taken (we cannot see its proces
 """
 from __future__ import annotations
 
-import json
 import os
 import socket
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 BOOT_ID_PATH = Path("/proc/sys/kernel/random/boot_id")
@@ -43,25 +42,12 @@ def _stat(pid: int) -> tuple[str, str] | None:
 
 @dataclass(frozen=True)
 class Owner:
+    """Who owns an open turn (stored with it: `tools.journal.entries.owner_text`)."""
+
     host: str
     boot: str
     pid: int
     started: str  # process start time in clock ticks since boot; "" when unknown
-
-    def to_text(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    @classmethod
-    def from_text(cls, text: str | None) -> Owner | None:
-        """The owner stored with a turn; None for a turn written before owners were recorded
-        (or an unreadable one): its process is treated as gone."""
-        if not text:
-            return None
-        try:
-            data = json.loads(text)
-            return cls(str(data["host"]), str(data["boot"]), int(data["pid"]), str(data["started"]))
-        except (ValueError, KeyError, TypeError):
-            return None
 
 
 def current_owner() -> Owner:

@@ -1,5 +1,13 @@
-"""Engines for the store: SQLite files in the home dir by default, or any database a SQLAlchemy
+"""The store's databases: SQLite files in the home dir by default, or any database a SQLAlchemy
 URL names (`DATABASE_URL`, CONTRACT section 9: PostgreSQL through psycopg 3).
+
+A `Store` is one database and the engine that talks to it. It is opened where the app is
+assembled (`assistant.services`) and handed to every part that keeps data in it (the local
+calendars, the journal, the history, the turn records, the lessons), and closed by whoever opened
+it. There is no module-level cache of engines: which parts share a connection pool, and when it
+is closed, is decided in plain sight by the code that built them, and two stores on one file (two
+windows, or a test and the app it drives) are two clients of one database, as two processes
+always were.
 
 One place decides WAL and the busy timeout, so the calendar, the journal, the conversation
 history and the lessons all survive a killed process the same way and several processes can
@@ -9,8 +17,8 @@ usable SQLite database, a data dir that is a file or cannot be written, or a dat
 that cannot be reached is a `StoreError` saying so in words (the details, never the password, go
 to the log: `tools.backends.errors`).
 
-The schema is alembic's (`tools.migrations`): `migrate` brings a store's tables to the newest
-revision once per engine, so an old SQLite file and a new PostgreSQL database reach the same
+The schema is alembic's (`tools.store.migrations`): `Store.migrate` brings a part's tables to the
+newest revision once per store, so an old SQLite file and a new PostgreSQL database reach the same
 schema. `writer_lock` is the one way a write transaction shuts out other writers on either
 database, so a version check and the write it guards cannot be split by another process.
 """
@@ -19,15 +27,15 @@ from __future__ import annotations
 import os
 import stat
 import threading
-import weakref
 from functools import cache
 from pathlib import Path
+from types import TracebackType
 from typing import Literal
 
 from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import func, select
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlmodel import create_engine
 
 from tools.backends.errors import service_error
@@ -38,10 +46,10 @@ StorePart = Literal["calendar", "state"]
 (`calendar.db` by default), and the journal, turn records, history, undo records and lessons
 (`assistant.db`). On one database server both live side by side."""
 
-_ENGINES: dict[str, Engine] = {}
-_MIGRATED: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
-_MIGRATING = threading.Lock()
 MIGRATIONS = Path(__file__).with_name("migrations")
+_ALEMBIC = threading.Lock()
+"""Alembic runs a migration through module-level proxies (`alembic.context`, `alembic.op`), so
+two stores of one process migrate one after the other."""
 WRITER_LOCK_KEY = 0x63616C656E646172  # pg_advisory_xact_lock key: "calendar" in ASCII
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -70,19 +78,40 @@ def private_dir(path: Path | str) -> Path:
 
 def private_file(path: Path) -> None:
     """Create `path` 0600 if missing (before SQLite does, with the umask's 0644), or tighten it
-    if others could read it; a StoreError if it cannot be opened for writing."""
+    if others could read it; a StoreError if it cannot be written.
+
+    An existing file is never opened here: closing any descriptor of a file drops every POSIX
+    lock this process holds on it, so a bare open and close would silently release the locks
+    of a connection another `Store` of this process has open on the same database, and another
+    process could then checkpoint and remove the WAL under it (SQLite's own connections
+    coordinate their descriptors; this code would not)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        _private_existing(path)
+        return
     except IsADirectoryError:
         raise StoreError(f"{path}: is a directory, not a database file") from None
     except OSError as exc:
         raise StoreError(f"{path}: cannot be opened for writing ({exc.strerror or exc}); "
                          "is the data dir read-only?") from None
+    os.close(fd)  # a new file: no connection can hold a lock on it yet
+
+
+def _private_existing(path: Path) -> None:
+    """`private_file` for a file that exists: by its path alone, no descriptor opened."""
     try:
-        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
-            os.fchmod(fd, PRIVATE_FILE)
-    finally:
-        os.close(fd)
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise StoreError(f"{path}: is a directory, not a database file")
+        if stat.S_IMODE(mode) & 0o077:
+            os.chmod(path, PRIVATE_FILE)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be opened for writing ({exc.strerror or exc}); "
+                         "is the data dir read-only?") from None
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"{path}: cannot be opened for writing (permission denied); "
+                         "is the data dir read-only?")
 
 
 def _check_readable(engine: Engine, path: str) -> None:
@@ -98,57 +127,106 @@ def _check_readable(engine: Engine, path: str) -> None:
                          "start afresh, or restore it from a backup") from None
 
 
-def sqlite_engine(path: Path | str) -> Engine:
-    """A shared engine per database file (":memory:" gets a fresh private one)."""
-    key = str(path)
-    if key != ":memory:" and key in _ENGINES:
-        return _ENGINES[key]
-    if key != ":memory:":
-        private_dir(Path(key).parent)
-        private_file(Path(key))
-    url = "sqlite://" if key == ":memory:" else f"sqlite:///{key}"
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+def _sqlite_engine(path: str) -> Engine:
+    """A new engine on one SQLite file (":memory:": a private database of its own), its file
+    made private and checked readable before the first query needs it."""
+    memory = path == ":memory:"
+    if not memory:
+        private_dir(Path(path).parent)
+        private_file(Path(path))
+    engine = create_engine("sqlite://" if memory else f"sqlite:///{path}",
+                           connect_args={"check_same_thread": False, "timeout": 30})
 
     @sa_event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
         cur = dbapi_conn.cursor()
-        if key != ":memory:":
+        if not memory:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
 
-    if key != ":memory:":
-        _check_readable(engine, key)
-        _ENGINES[key] = engine
+    if not memory:
+        _check_readable(engine, path)
     return engine
 
 
-def database_engine(url: str) -> Engine:
-    """A shared engine for a SQLAlchemy URL: `sqlite:///PATH` as `sqlite_engine(PATH)`, anything
-    else (`postgresql+psycopg://user@host/db`) checked once by connecting, so a wrong host or
+def _server_engine(url: URL) -> Engine:
+    """A new engine on a database server, checked once by connecting, so a wrong host or
     password is a StoreError naming the database here, not a traceback inside a turn."""
-    try:
-        parsed = make_url(url)
-    except (sa_exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
-        raise StoreError(f"DATABASE_URL: {mask_url(url)!r} is not a database URL "
-                         "(e.g. postgresql+psycopg://user@host/dbname)") from None
-    if parsed.get_backend_name() == "sqlite":
-        return sqlite_engine(parsed.database or ":memory:")
-    shown = parsed.render_as_string(hide_password=True)
-    if shown in _ENGINES:
-        return _ENGINES[shown]
     try:
         # No pool_pre_ping: its extra round trip on every checkout cost a third of a bulk
         # update's time (bench/bench_store.py); a connection the server dropped fails its one
         # statement (that transaction rolls back whole) and SQLAlchemy then replaces the pool.
-        engine = create_engine(parsed)
+        engine = create_engine(url)
         with engine.connect() as conn:
             conn.execute(select(1))
     except (sa_exc.SQLAlchemyError, ImportError) as exc:
         raise StoreError(str(service_error("database", exc, "open the store"))) from None
-    _ENGINES[shown] = engine
     return engine
+
+
+class Store:
+    """One database of the store and its engine, shared by every part that keeps data in it.
+
+    Opened once where the app is assembled and passed down, so the local calendars and the
+    journal on one `DATABASE_URL` share one pool, and each part's tables are migrated once per
+    store (not per engine found in a module cache). Closing it (`close`, or leaving a `with`
+    block) disposes of its connections; whoever opened it closes it."""
+
+    def __init__(self, engine: Engine, name: str) -> None:
+        self.engine = engine
+        self.name = name
+        """Where it is, as a person may be shown it: the file, or the URL without its password."""
+        self._migrated: set[StorePart] = set()
+
+    @classmethod
+    def sqlite(cls, path: Path | str) -> Store:
+        """The SQLite file at `path` (":memory:": a private in-memory database)."""
+        return cls(_sqlite_engine(str(path)), str(path))
+
+    @classmethod
+    def from_url(cls, url: str) -> Store:
+        """The database a SQLAlchemy URL names: `sqlite:///PATH` as `Store.sqlite(PATH)`, anything
+        else (`postgresql+psycopg://user@host/db`) on its server."""
+        try:
+            parsed = make_url(url)
+        except (sa_exc.ArgumentError, ValueError):  # ValueError: a port that is not a number
+            raise StoreError(f"DATABASE_URL: {mask_url(url)!r} is not a database URL "
+                             "(e.g. postgresql+psycopg://user@host/dbname)") from None
+        if parsed.get_backend_name() == "sqlite":
+            return cls.sqlite(parsed.database or ":memory:")
+        return cls(_server_engine(parsed), parsed.render_as_string(hide_password=True))
+
+    @property
+    def is_postgresql(self) -> bool:
+        return is_postgresql(self.engine)
+
+    def migrate(self, part: StorePart) -> None:
+        """Bring `part`'s tables to the newest revision (alembic `upgrade part@head`), once per
+        store. The first revision adopts a store an older version made (tables created if
+        missing, missing columns added), so old files open unchanged. Writers are shut out
+        meanwhile (`writer_lock`): two processes opening a new store at once create it once."""
+        if part in self._migrated:
+            return
+        with _ALEMBIC:
+            if part not in self._migrated:
+                _upgrade(self.engine, part)
+                self._migrated.add(part)
+
+    def close(self) -> None:
+        """Close every connection of the pool (a later use would open new ones)."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.name!r})"
 
 
 def is_postgresql(engine: Engine | Connection) -> bool:
@@ -187,38 +265,20 @@ def _current_heads(conn: Connection) -> set[str]:
     return set(MigrationContext.configure(conn).get_current_heads())
 
 
-def migrate(engine: Engine, part: StorePart) -> None:
-    """Bring `part`'s tables on `engine` to the newest revision (alembic `upgrade part@head`),
-    once per engine and process. The first revision adopts a store an older version made
-    (tables created if missing, missing columns added), so old files open unchanged. Writers are
-    shut out meanwhile (`writer_lock`): two processes opening a new store at once create it
-    once."""
-    done = _MIGRATED.setdefault(engine, set())
-    if part in done:
-        return
+def _upgrade(engine: Engine, part: StorePart) -> None:
+    """`upgrade part@head` on `engine` when it is behind, as the only writer meanwhile."""
     from alembic import command
     from alembic.config import Config
 
-    with _MIGRATING:
-        if part in done:
-            return
-        try:
-            with engine.connect() as conn:
-                if _script_heads()[part] not in _current_heads(conn):
-                    writer_lock(conn)
-                    config = Config()
-                    config.set_main_option("script_location", str(MIGRATIONS))
-                    config.attributes["connection"] = conn
-                    command.upgrade(config, f"{part}@head")
-                    conn.commit()
-        except sa_exc.OperationalError as exc:
-            raise StoreError(str(service_error("database", exc, f"create or upgrade the {part} "
-                                               "tables"))) from None
-        done.add(part)
-
-
-def forget_engines() -> None:
-    """Drop cached engines (tests that point the home dir elsewhere)."""
-    for engine in _ENGINES.values():
-        engine.dispose()
-    _ENGINES.clear()
+    try:
+        with engine.connect() as conn:
+            if _script_heads()[part] not in _current_heads(conn):
+                writer_lock(conn)
+                config = Config()
+                config.set_main_option("script_location", str(MIGRATIONS))
+                config.attributes["connection"] = conn
+                command.upgrade(config, f"{part}@head")
+                conn.commit()
+    except sa_exc.OperationalError as exc:
+        raise StoreError(str(service_error("database", exc, f"create or upgrade the {part} "
+                                           "tables"))) from None

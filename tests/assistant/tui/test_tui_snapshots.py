@@ -168,9 +168,6 @@ def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SI
 
     with tempfile.TemporaryDirectory() as home:
         asyncio.run(shoot())
-        from tools.store.database import forget_engines
-
-        forget_engines()
     return directory / name
 
 

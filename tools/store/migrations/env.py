@@ -1,4 +1,4 @@
-"""Alembic's environment for the store: migrations run on the connection `tools.store.database.migrate`
+"""Alembic's environment for the store: migrations run on the connection `tools.store.database.Store.migrate`
 hands over (already inside the writer's transaction), never on one opened from a config file."""
 from __future__ import annotations
 
