@@ -3,6 +3,8 @@ PostgreSQL store reaches the same tables and columns as an upgraded SQLite file.
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -125,3 +127,26 @@ def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
                 "SELECT column_name, data_type FROM information_schema.columns "
                 "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
     assert kinds["started_at"] == "timestamp with time zone"
+
+
+def test_the_heads_read_without_alembic_are_alembics_own() -> None:
+    """`agenda` on an up-to-date store never imports alembic: the shipped heads are read from the
+    migration files' headers, which must say what alembic itself reads from them."""
+    from alembic.script import ScriptDirectory
+
+    from tools.store.database import MIGRATIONS, _script_heads
+
+    script = ScriptDirectory(str(MIGRATIONS))
+    theirs = {label: head.revision for head in script.get_revisions("heads") if head is not None
+              for label in head.branch_labels}
+    assert _script_heads() == theirs and set(theirs) == {"calendar", "state"}
+
+
+def test_an_up_to_date_store_opens_without_loading_alembic(tmp_path: Path) -> None:
+    db = tmp_path / "calendar.db"
+    Store.sqlite(db).migrate("calendar")  # made and brought up to date
+    code = ("import sys; from tools.store.database import Store; Store.sqlite(sys.argv[1]).migrate('calendar'); "
+            "print('alembic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, check=True,
+                         cwd=str(Path(__file__).resolve().parents[2]))
+    assert out.stdout.strip() == "False"

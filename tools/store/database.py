@@ -25,6 +25,7 @@ database, so a version check and the write it guards cannot be split by another 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import threading
 from functools import cache
@@ -245,34 +246,62 @@ def writer_lock(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+_REVISION_RE = re.compile(r'^revision\s*(?::\s*str\s*)?=\s*"(?P<v>[^"]+)"', re.M)
+_DOWN_RE = re.compile(r'^down_revision\s*(?::[^=]+)?=\s*(?:None|"(?P<v>[^"]+)")', re.M)
+_LABELS_RE = re.compile(r'^branch_labels\s*(?::[^=]+)?=\s*(?:None|\((?P<v>[^)]*)\))', re.M)
+
+
 @cache
 def _script_heads() -> dict[str, str]:
-    """The newest revision of each part, read from the shipped migrations once a process."""
-    from alembic.script import ScriptDirectory
+    """The newest revision of each part, read from the shipped migration files once a process.
 
-    script = ScriptDirectory(str(MIGRATIONS))
+    Read with three patterns rather than through alembic, whose import costs more than the
+    whole of a command like `agenda` on an up-to-date store (alembic is loaded only when a
+    store is behind). `tests/store` holds this equal to alembic's own reading of the files."""
+    down: dict[str, str | None] = {}
+    labels: dict[str, list[str]] = {}
+    for path in sorted((MIGRATIONS / "versions").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        found, before, label = _REVISION_RE.search(text), _DOWN_RE.search(text), _LABELS_RE.search(text)
+        if found is None or before is None or label is None:
+            raise StoreError(f"migration {path.name}: its revision header cannot be read")
+        down[found["v"]] = before["v"]
+        labels[found["v"]] = re.findall(r'"([^"]+)"', label["v"] or "")
+    children: dict[str, list[str]] = {}
+    for revision, parent in down.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(revision)
     heads: dict[str, str] = {}
-    for head in script.get_revisions("heads"):
-        if head is not None:
-            for label in head.branch_labels:
-                heads[label] = head.revision
+    for root, names in labels.items():
+        for name in names:
+            head = root
+            while children.get(head):
+                (head,) = children[head]  # one line of revisions per part
+            heads[name] = head
     return heads
 
 
 def _current_heads(conn: Connection) -> set[str]:
-    from alembic.runtime.migration import MigrationContext
-
-    return set(MigrationContext.configure(conn).get_current_heads())
+    """The revisions the store is at: alembic's own table, read with one query (none yet: empty)."""
+    if is_postgresql(conn):
+        exists = conn.exec_driver_sql("SELECT to_regclass('alembic_version') IS NOT NULL").scalar()
+    else:
+        exists = conn.exec_driver_sql(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'").first() is not None
+    if not exists:
+        return set()
+    return {str(row[0]) for row in conn.exec_driver_sql("SELECT version_num FROM alembic_version")}
 
 
 def _upgrade(engine: Engine, part: StorePart) -> None:
     """`upgrade part@head` on `engine` when it is behind, as the only writer meanwhile."""
-    from alembic import command
-    from alembic.config import Config
-
     try:
         with engine.connect() as conn:
             if _script_heads()[part] not in _current_heads(conn):
+                from alembic import command
+                from alembic.config import Config
+
+                conn.rollback()  # the check's read ends before the writer's transaction begins
                 writer_lock(conn)
                 config = Config()
                 config.set_main_option("script_location", str(MIGRATIONS))
