@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.logfile import open_log
 from assistant.settings import Settings, SettingsError
-from reflection.lessons.store import LessonStore
 from tools.backends.base import CalendarBackend
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
@@ -31,6 +30,7 @@ from tools.specs import SpecRegistry, all_specs
 from tools.store.database import Store
 
 if TYPE_CHECKING:  # the registry (handlers, schemas) loads with the agent, not with every command
+    from reflection.lessons.store import LessonStore
     from tools.registry import Behaviours
 
 RECOVERY_LOG = logging.getLogger("calendar_assistant.recovery")
@@ -143,7 +143,10 @@ def build_locations(settings: Settings) -> LocationService:
 def open_lessons(settings: Settings, store: Store) -> LessonStore:
     """The configured lesson store: the lessons in `store` (the state database) and the
     selection knobs. Here, not with the agent, so every door (the chat, the MCP server, the
-    `lessons` command) opens it the same way without loading the model SDK."""
+    `lessons` command) opens it the same way without loading the model SDK; imported here, so
+    commands that read no lessons (`agenda`) do not load them."""
+    from reflection.lessons.store import LessonStore
+
     return LessonStore(store, recency_days=settings.lesson_recency_days,
                        min_seen=settings.lesson_min_seen, max_surfaced=settings.lessons_max_surfaced)
 
