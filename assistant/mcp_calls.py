@@ -23,11 +23,11 @@ from typing import Any
 
 from assistant.date_tool import date_calculator
 from assistant.mcp_tools import CONFIRMED_FIELD, REQUEST_FIELD, UNDO_TOOL
+from assistant.report import Hold
 from assistant.services import Services
 from assistant.session.attempt import (
     Finished,
     GuardedAttempt,
-    Hold,
     ReflectionSource,
     Settled,
     UnverifiedChange,

@@ -16,7 +16,17 @@ from tools.journal.journal import RollbackReport
 if TYPE_CHECKING:  # the SDK's closed list of stop reasons; importing it at run time would load the SDK
     from anthropic.types import StopReason
 
-    from assistant.session.attempt import Hold
+
+
+@dataclass
+class Hold:
+    """An unverified destructive change: undone, then put to the person (CONTRACT 5)."""
+
+    reasons: list[str]  # what makes it destructive, in words
+    doubts: list[str]  # why it could not be verified, in words
+    undone: RollbackReport  # the rollback that took it back while the person decides
+    calls: list[ToolCall] = field(default_factory=list)  # the calls as first run
+    confirmed: bool = False  # the person said yes: the calls were made again, unjudged
 
 
 @dataclass

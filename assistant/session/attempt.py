@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 from assistant.guard_case import build_guard_case, judged_calls
-from assistant.report import Attempt
+from assistant.report import Attempt, Hold
 from assistant.services import Services
 from assistant.session.words import doubt_words, hold_reasons, hold_summary
 from reflection.case import GuardCase
@@ -71,17 +71,6 @@ class UnverifiedChange(Confirmation):
     says what it does, `reasons` why it needs a yes and why it is not verified."""
 
     doubts: tuple[str, ...] = ()
-
-
-@dataclass
-class Hold:
-    """An unverified destructive change: undone, then put to the person (CONTRACT 5)."""
-
-    reasons: list[str]  # what makes it destructive, in words
-    doubts: list[str]  # why it could not be verified, in words
-    undone: RollbackReport  # the rollback that took it back while the person decides
-    calls: list[ToolCall] = field(default_factory=list)  # the calls as first run
-    confirmed: bool = False  # the person said yes: the calls were made again, unjudged
 
 
 class GuardedAttempt:
