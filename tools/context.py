@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from tools.backends.base import CalendarBackend
-from tools.calendar.events import EventCard, zone
+from tools.calendar.events import EventCard
 from tools.journal.journal import Journal
 from tools.locations import LocationService
 from tools.masking import mask_secrets
@@ -75,6 +75,3 @@ class ToolContext:
     now: Callable[[], datetime] | None = None
     deleted_in_turn: int = 0
     created_in_turn: set[str] = field(default_factory=set)
-
-    def current_time(self) -> datetime:
-        return self.now() if self.now else datetime.now(zone(self.timezone))

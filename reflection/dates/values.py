@@ -6,7 +6,7 @@ these types, so a rule's result has one shape whatever the phrase family.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -47,8 +47,6 @@ class DatePhrase:
     weekday_only: bool = False    # just a weekday ("Friday", "next Friday")
     is_range: bool = False
 
-    def with_weekday(self, wd: int | None) -> DatePhrase:
-        return replace(self, weekday=wd)
 
 
 @dataclass(frozen=True)

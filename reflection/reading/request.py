@@ -237,11 +237,6 @@ class RequestReading:
     pinned_start: bool = False            # "keep the start", "start stays", "longer at the end"
     same_length: bool = False             # "same length"
 
-    def anchored_to_another(self, clause: tuple[int, int] | None) -> bool:
-        """Whether a part of the message places an event relative to another one: in `clause`,
-        or anywhere when no clause is given."""
-        return any(clause is None or clause[0] <= a < clause[1] for a, _ in self.other_event_anchors)
-
     def mentions_of(self, key: str) -> list[Mention]:
         return [m for m in self.mentions if key in m.ref.keys()]
 
@@ -251,11 +246,6 @@ class RequestReading:
 
     def may_name(self, key: str) -> bool:
         return any(key in m.ref.keys() for m in self.mentions)
-
-    @property
-    def dates_fully_read(self) -> bool:
-        """Every date-like word of the message is inside a phrase the resolver read."""
-        return not self.uncovered_date_words
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:

@@ -19,7 +19,7 @@ from tools.backends.base import (
     VersionConflict,
     strip_volatile,
 )
-from tools.backends.google.backend import GoogleBackend, backend_from_env
+from tools.backends.google.backend import GoogleBackend
 from tools.backends.google.events import id_problem
 from tools.calendar.events import Event, EventFieldError
 from tools.calendar.occurrences import instance_id, series_of
@@ -353,18 +353,6 @@ def test_snapshot_of_unknown_and_bad_ids(backend: GoogleBackend) -> None:
     assert backend.get_event("primary", "ev_1") is None
     with pytest.raises(EventNotFound):
         backend.patch_event("primary", backend.new_event_id(), EventPatch({"title": "x"}))
-
-
-def test_backend_from_env(server: FakeGoogleCalendar, tmp_path: Path,
-                          monkeypatch: pytest.MonkeyPatch) -> None:
-    google_backend_for(server, tmp_path).close()  # writes the token file
-    monkeypatch.setenv("CALENDAR_ASSISTANT_GOOGLE_API_ENDPOINT", server.api_endpoint)
-    monkeypatch.setenv("CALENDAR_ASSISTANT_GOOGLE_TOKEN_URI", server.token_uri)
-    monkeypatch.setenv("CALENDAR_ASSISTANT_CALENDAR", "family@example.test")
-    backend = backend_from_env(tmp_path)
-    assert backend.primary_calendar_id() == "family@example.test"
-    assert [c.id for c in backend.calendars()] == ["family@example.test"]
-    backend.close()
 
 
 # ---------------------------------------------------------------------------- writes that went through

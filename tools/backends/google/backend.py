@@ -19,7 +19,6 @@ would turn our own applied write into a false 412. Here every retry is a decisio
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 import time
@@ -62,9 +61,6 @@ from tools.calendar.free_time import FreeBusy, Interval, merge
 from tools.calendar.patching import apply_patch, check_times, same_outcome
 
 GOOGLE_API_ENDPOINT = "https://www.googleapis.com/calendar/v3/"
-API_ENDPOINT_ENV = "CALENDAR_ASSISTANT_GOOGLE_API_ENDPOINT"
-TOKEN_URI_ENV = "CALENDAR_ASSISTANT_GOOGLE_TOKEN_URI"
-CALENDAR_ENV = "CALENDAR_ASSISTANT_CALENDAR"
 RATE_LIMIT_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded"})
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 
@@ -606,16 +602,6 @@ def backend_from_settings(home_dir: Path | str, *, api_endpoint: str | None = No
     tokens = TokenManager.from_home(home_dir, token_uri=token_uri)
     return GoogleBackend(tokens, api_endpoint=api_endpoint, calendar_id=calendar_id or "primary",
                          **options)
-
-
-def backend_from_env(home_dir: Path | str, **options: Any) -> GoogleBackend:
-    """The backend the CLI uses: endpoint, token URI and calendar from the environment."""
-    return backend_from_settings(
-        home_dir,
-        api_endpoint=os.environ.get(API_ENDPOINT_ENV) or None,
-        token_uri=os.environ.get(TOKEN_URI_ENV) or None,
-        calendar_id=os.environ.get(CALENDAR_ENV) or None,
-        **options)
 
 
 def _aware(value: datetime) -> datetime:
