@@ -11,7 +11,6 @@ import argparse
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import Protocol
 
 from assistant.commands import (
@@ -74,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def package_version() -> str:
+    """The installed version (importlib.metadata loads here: only `--version` needs it)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("calendar-assistant")
     except PackageNotFoundError:  # run from a checkout that was never installed
