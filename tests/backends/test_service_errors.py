@@ -110,6 +110,7 @@ def test_a_caldav_server_that_never_answers_is_a_timeout_in_words(silent_port: i
     assert str(caught.value) == SLOW
 
 
+@pytest.mark.slow  # a real Radicale server
 def test_a_refused_caldav_sign_in_is_said_as_such(radicale: Any) -> None:
     url = new_calendar_url(radicale)
     backend = CalDAVBackend(radicale.url, USERNAME, "not-the-password", calendar=url,

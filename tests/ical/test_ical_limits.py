@@ -501,6 +501,7 @@ def _env(home: Path) -> Iterator[None]:
                 os.environ[key] = value
 
 
+@pytest.mark.slow  # a property test (issue 23: property, kill and terminal tests are slow)
 @settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), raw=st.none() | st.binary(max_size=300))

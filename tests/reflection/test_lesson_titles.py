@@ -15,6 +15,7 @@ import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,6 +82,7 @@ def runs_of_four(title: str) -> set[str]:
     return {run for run in out if run not in OUR_WORDS.casefold()}
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=40, deadline=None)
 @given(title=TITLES)
 def test_no_lesson_and_no_surfaced_block_holds_four_words_of_a_title(title: str) -> None:

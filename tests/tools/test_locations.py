@@ -37,7 +37,7 @@ def nominatim() -> Iterator[str]:
     _Nominatim.seen = []
     _Nominatim.status = 200
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Nominatim)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
