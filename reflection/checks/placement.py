@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Literal
 
 from reflection.checks.context import CheckContext, WriteCall
@@ -29,6 +29,7 @@ RELATION_RE = re.compile(
     r"(?P<edge>\s+(?:ends?|finishes|is\s+over|is\s+done|wraps\s+up|starts?|begins?))?", re.I)
 PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"
                      r"where\s+it\s+is\s+now|currently)\b", re.I)
+DAY_UNIT_BEFORE_RE = re.compile(r"\b(day|night|week)\s*$", re.I)
 PRONOUNS = frozenset({"it", "that", "this", "him", "her", "his", "hers", "theirs", "them"})
 CLOSE_SLACK = timedelta(minutes=15)
 """'right after', 'just before': within a quarter of an hour of the other event."""
@@ -47,6 +48,7 @@ class Relation:
     edge: str | None  # "end" | "start" | None (not said)
     what: tuple[int, int]
     pronoun: bool
+    days: int | None = None  # "the day after Emma's recital": that many days from the other's date
 
 
 def find_relations(text: str) -> list[Relation]:
@@ -61,8 +63,11 @@ def find_relations(text: str) -> list[Relation]:
         edge_word = (m["edge"] or "").strip().casefold()
         edge = None if not edge_word else ("start" if edge_word.startswith(("start", "begin")) else "end")
         what = m["what"].casefold()
-        out.append(Relation(m.group(0), m.start(), m["dir"].casefold() == "after", bool(m["close"]), amount,
-                            edge, (m.start("what"), m.end("what")), what in PRONOUNS))
+        after = m["dir"].casefold() == "after"
+        unit = DAY_UNIT_BEFORE_RE.search(text[max(0, m.start() - 12):m.start()]) if not m["amount"] else None
+        days = None if unit is None else (7 if unit[1].casefold() == "week" else 1) * (1 if after else -1)
+        out.append(Relation(m.group(0), m.start(), after, bool(m["close"]), amount,
+                            edge, (m.start("what"), m.end("what")), what in PRONOUNS, days))
     return out
 
 
@@ -114,8 +119,11 @@ def _times(ctx: CheckContext, key: str) -> list[tuple[datetime, datetime, str]]:
     return out
 
 
-def _fits(relation: Relation, start: datetime, end: datetime | None, other: tuple[datetime, datetime, str]) -> bool:
+def _fits(relation: Relation, start: datetime, end: datetime | None, other: tuple[datetime, datetime, str],
+          tz: tzinfo) -> bool:
     o_start, o_end, _ = other
+    if relation.days is not None:  # a day, in the person's zone, counted from the other's own day
+        return start.astimezone(tz).date() == (o_start.astimezone(tz) + timedelta(days=relation.days)).date()
     if relation.amount is not None:
         if relation.after:
             refs = [o_start if relation.edge == "start" else o_end] if relation.edge else [o_end, o_start]
@@ -131,6 +139,22 @@ def _fits(relation: Relation, start: datetime, end: datetime | None, other: tupl
     return end <= ref and (not relation.close or ref - end <= CLOSE_SLACK)
 
 
+def _time_not_kept(ctx: CheckContext, write: WriteCall, start: datetime) -> bool:
+    """"the day after Sofia's recital, same time as usual": the day comes from the other event,
+    the time stays the event's own; a written time other than its own is proven wrong."""
+    current = ctx.event(write.event_id) if write.kind == "update" else None
+    if current is None or not isinstance(current.start, datetime) or not ctx.reading.same_time:
+        return False
+    own = current.start.astimezone(ctx.tz).time()
+    written = start.astimezone(ctx.tz).time()
+    if written == own:
+        return False
+    ctx.error(write, "time", f"'same time' keeps '{current.title}' at {own:%H:%M}; the call moves it to "
+              f"{written:%H:%M}", f"keep it at {own:%H:%M}", "same time",
+              proof={"kept": f"{own:%H:%M}", "written": f"{written:%H:%M}"})
+    return True
+
+
 Placement = Literal["error", "exact", "open"]
 """What judging a placement found: a contradiction (reported), the one start every reading
 allows ("right after it" at the other's new end), or a start some readings allow."""
@@ -140,6 +164,8 @@ def _exact(relation: Relation, start: datetime, end: datetime | None, other: tup
     """The write is where the relation puts it, to the minute: "right after" at the other's end,
     "right before" ending at its start, "30 min after it ends" thirty minutes after its end."""
     o_start, o_end, _ = other
+    if relation.days is not None:
+        return False  # the day is settled; its time is the time checks' (kept, or said)
     if relation.amount is not None:
         if relation.edge is None:
             return False  # "2 hours after the bbq": after its start or its end is for judgement
@@ -166,7 +192,9 @@ def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: d
             continue
         readings = _times(ctx, other.ref.best)
         placing.append((relation, readings))
-        if not readings or any(_fits(relation, start, end, r) for r in readings):
+        if relation.days is not None and readings and _time_not_kept(ctx, write, start):
+            return "error"
+        if not readings or any(_fits(relation, start, end, r, ctx.tz) for r in readings):
             continue
         title = ctx.case.event(other.ref.best).title  # type: ignore[union-attr]
         said = "; ".join(f"{describe_when(s)} to {describe_when(e)} ({how})" for s, e, how in readings)

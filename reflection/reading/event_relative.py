@@ -189,10 +189,10 @@ _DAY_REL = [
     (re.compile(r"\bsame\s+time\s+(?:the\s+)?(?:previous|last|prior)\s+week\b", re.I), (-7,), True),
     (re.compile(r"\bsame\s+time\s+(?:the\s+)?(?:next|following)\s+day\b", re.I), (1,), True),
     (re.compile(r"\b(?:the\s+)?(?:day|night)\s+after(?!\s+(?:tomorrow|tomorow|tmrw|tmr|next|that|the|this|\w+day|"
-                r"christmas|thanksgiving|new))\b", re.I), (1,), True),
+                r"christmas|thanksgiving|new|[a-z]+['\u2019]s|my|our|his|her|their|your))\b", re.I), (1,), True),
     (re.compile(r"\b(?:the\s+)?next\s+day\b", re.I), (1,), True),
-    (re.compile(r"\b(?:the\s+)?day\s+before(?!\s+(?:yesterday|the|this|\w+day|christmas|thanksgiving|new))\b",
-                re.I), (-1,), True),
+    (re.compile(r"\b(?:the\s+)?day\s+before(?!\s+(?:yesterday|the|this|\w+day|christmas|thanksgiving|new|"
+                r"[a-z]+['\u2019]s|my|our|his|her|their|your))\b", re.I), (-1,), True),
     (re.compile(r"\b(?:the\s+)?week\s+after(?!\s+(?:next|that|the|this|christmas|thanksgiving))\b", re.I),
      (7,), True),
     (re.compile(r"\b(?:the\s+)?following\s+week\b", re.I), (7,), True),

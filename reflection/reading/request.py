@@ -41,7 +41,8 @@ DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:
 CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
                        r"set\s+up|create[ds]?|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
-                       r"we\s+have\s+an?|got\s+an?)\b", re.I)
+                       r"we\s+have\s+an?|got\s+an?|(?:pop|stick|chuck|throw|put|bung|jot|pencil)\s+(?:it|that|this|them)\s+"
+                       r"(?:in|down|on)\b)\b", re.I)
 MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w*|push\w*|bump\w*|change[ds]?|"
                      r"switch\w*|swap\w*|postpone\w*|delay\w*|make\s+(?:it|them)|instead|"
                      r"earlier|later|slide|put\s+(?:it|them|\w+)\s+(?:to|at|on)|"
@@ -352,6 +353,7 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"|\b(?:before|after|following|ahead\s+of)\s+"
     r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
     r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
+    r"|\b(?:day|night|week)\s+(?:after|before)\s+(?:[a-z]+['\u2019]s|my|our|his|her|their|your|the)\s+[a-z]+"
     r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
     r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
     r"(?:the\s+)?[a-z]+"

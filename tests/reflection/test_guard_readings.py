@@ -536,3 +536,30 @@ def test_a_longer_event_written_as_a_new_end_alone_is_held_to_the_length_asked()
     assert right.valid and not right.llm_needed
     wrong = judge(message, update("ev_track", end="2026-03-03T19:40:00"))
     assert [e.type for e in wrong.errors] == ["time"]
+
+
+# -------------------------------------------------------------------- kinds the second held-out corpus showed
+RECITAL = [*CAL, ev("ev_recital", "Maya's recital", "2026-03-05T18:00:00-08:00", "2026-03-05T19:00:00-08:00")]
+
+
+def test_the_day_after_another_event_is_counted_from_that_event_not_from_this_one() -> None:
+    message = "move track practice to the day after Maya's recital, same time"
+    right = judge(message, update("ev_track", start="2026-03-06T18:10:00", end="2026-03-06T19:10:00"),
+                  calendar=RECITAL)
+    assert right.valid
+    wrong_day = judge(message, update("ev_track", start="2026-03-04T18:10:00", end="2026-03-04T19:10:00"),
+                      calendar=RECITAL)
+    assert [e.type for e in wrong_day.errors] == ["time"]
+    wrong_time = judge(message, update("ev_track", start="2026-03-06T18:00:00", end="2026-03-06T19:00:00"),
+                       calendar=RECITAL)
+    assert [(e.proof or {}).get("kept") for e in wrong_time.errors] == ["18:10"]
+
+
+def test_a_writes_own_result_is_not_an_instruction_it_followed() -> None:
+    result = {"id": "ev_new", "title": "BBQ at the Moores'", "start": "2026-03-07T14:00:00-08:00",
+              "end": "2026-03-07T17:00:00-08:00", "all_day": False, "timezone": LA}
+    verdict = judge("sat arvo bbq at the Moores', say 2ish? pop it in",
+                    {"name": "create_calendar_event", "result": result,
+                     "input": {"title": "BBQ at the Moores'", "start": "2026-03-07T14:00:00",
+                               "end": "2026-03-07T17:00:00"}}, calendar=[])
+    assert verdict.valid
