@@ -22,8 +22,10 @@ from tools.masking import mask_url, remember_secret, url_password
 from tools.store.files import write_private_file
 
 CONFIG_NAME = "config.toml"
-DEFAULT_MODEL = "claude-sonnet-4-5"
-DEFAULT_REFLECTION_MODEL = "claude-haiku-4-5"
+DEFAULT_MODEL = "claude-sonnet-5-5"
+DEFAULT_REFLECTION_MODEL = "claude-haiku-5-5"
+"""The newest Sonnet and Haiku the installed SDK lists (`assistant.models`); a test fails when
+either is in the SDK's list of retiring models."""
 
 
 class SettingsError(ValueError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import tomllib
 from typing import Any
 
@@ -99,4 +100,18 @@ def run(args: argparse.Namespace) -> int:
         fail(f"config: {exc}")
     save_setting(settings, args.key, value)
     print(f"{args.key} = {shown(args.key, value)}  (saved to {settings.config_path})")
+    if args.key in ("model", "reflection_model"):
+        warn_if_retiring(str(value))
     return 0
+
+
+def warn_if_retiring(model: str) -> None:
+    """Say so when the model chosen is on the SDK's list of retiring models (it is still saved:
+    the choice is the person's)."""
+    from assistant.models import retirement  # loads the model SDK: only when a model is set
+    from assistant.settings import DEFAULT_MODEL
+
+    date = retirement(model)
+    if date:
+        print(f"calendar-assistant: warning: {model} is being retired on {date}; a current one is "
+              f"{DEFAULT_MODEL}", file=sys.stderr)
