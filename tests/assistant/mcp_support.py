@@ -33,7 +33,13 @@ def anyio_backend() -> str:
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
              request: pytest.FixtureRequest) -> Iterator[Settings]:
     """A home in `tmp_path` holding the module's `CALENDAR`, judged in Los Angeles."""
-    calendar: list[dict[str, Any]] = request.module.CALENDAR
+    home = seeded_home(tmp_path, monkeypatch, request.module.CALENDAR)
+    yield Settings(home=home, timezone=TZ, home_address=request.module.HOME)
+
+
+def seeded_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, calendar: list[dict[str, Any]]) -> Path:
+    """A home folder with `calendar` on its local calendar, the environment pointing at it (and
+    at no real model or other backend)."""
     home = tmp_path / "home"
     monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
     monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
@@ -44,7 +50,7 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     for raw in calendar:
         backend.create_event("primary", event_from_contract(raw, TZ))
     backend.close()
-    yield Settings(home=home, timezone=TZ, home_address=request.module.HOME)
+    return home
 
 
 def text_of(result: types.CallToolResult) -> str:

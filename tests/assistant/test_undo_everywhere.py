@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from mcp import Client, types
+from mcp_support import seeded_home
 from test_tui import settle, wait_for_screen
 
 from assistant.app import build_agent
@@ -60,16 +61,9 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
-    home = tmp_path / "home"
-    monkeypatch.setenv("CALENDAR_ASSISTANT_HOME", str(home))
-    monkeypatch.setenv("CALENDAR_ASSISTANT_TIMEZONE", TZ)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CALENDAR_ASSISTANT_BACKEND",
-                 "CALENDAR_ASSISTANT_CALENDAR"):
-        monkeypatch.delenv(name, raising=False)
-    backend = LocalBackend(home / "calendar.db", TZ)
-    backend.create_event("primary", event_from_contract(
+    home = seeded_home(tmp_path, monkeypatch, [
         {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-24T17:00:00",
-         "end": "2025-10-24T17:45:00", "timezone": TZ}, TZ))
+         "end": "2025-10-24T17:45:00", "timezone": TZ}])
     yield Settings(home=home, timezone=TZ, home_address="77 Cedar Ln", model=MAIN,
                    reflection_model="undo-reflection", api_key="test-key")
 
