@@ -61,7 +61,12 @@ def _people(ctx: CheckContext) -> set[str]:
     texts = [ctx.reading.text] + [f"{e.title} {e.description or ''}" for e in ctx.case.calendar]
     for text in texts:
         names |= {m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text)}
-        for part in re.findall(r"[-\u2013:]\s*([A-Z][^\W\d_]+)\s*$", text):
+    for event in ctx.case.calendar:
+        # "Dentist - Leo", "Olivia \u2013 gymnastics": a capitalised name on either side of a dash
+        for part in re.findall(r"[-\u2013\u2014:]\s*([A-Z][^\W\d_]+)\s*$", event.title.strip()):
+            names.add(part.casefold())
+        # a name first only before a lower-case activity ("Olivia \u2013 gymnastics", not "Haircut - Maya")
+        for part in re.findall(r"^([A-Z][^\W\d_]+)(?:\s+-|\s*[\u2013\u2014:])\s+[a-z]", event.title.strip()):
             names.add(part.casefold())
     for event in ctx.case.calendar:
         for address in event.attendees:

@@ -103,6 +103,13 @@ UNCOVERED_DATE_WORD_RE = re.compile(
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
+RULED_OUT_DAY_RE = re.compile(
+    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|"
+    r"no\s+longer|can'?t|cannot)\s+(?:work|works|good|happen|do|be)\b|\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|"
+    r"fri|sat|sun)[a-z]*\s+(?:is|'s)\s+(?:out|off|no\s+good|a\s+no)\b", re.I)
+"""'sat doesnt work anymore': a day ruled out, which says nowhere the event goes."""
+RULED_OUT_AFTER_RE = re.compile(r"\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|no\s+longer|can'?t|cannot)\s+"
+                                r"(?:work|works|good|happen|do|be)\b|\s+(?:is|'s)\s+(?:out|off|no\s+good)\b", re.I)
 BETWEEN_RE = re.compile(r"\bbetween\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?\s*(?:and|&)\s*\d{1,2}", re.I)
 """'between 9 and 5': a window the start may fall anywhere in; the grammar reads no such window."""
 SPAN_FROM_DAY_RE = re.compile(
@@ -169,7 +176,7 @@ NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spar
 story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
 every that which whose busy it's its real end start new ice tee class lesson practice pickup drop
 arrival departure kick kickoff race call show curtain check meeting bed wake dinner's closing opening
-school match""".split())
+school match finish finishing ending starting end's start's same""".split())
 
 
 @dataclass(frozen=True)
@@ -308,6 +315,7 @@ PIN_END_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
     r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
     r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b|"
+    r"\b(?:finish|finishing)(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
     r"\b(?:end|ends|ending|finish|finishes|finishing)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b|"
     r"\b(?:same|keep(?:\s+the)?|leave\s+the)\s+(?:finish|finishing)(?:\s+time)?\b", re.I)
 PIN_START_RE = re.compile(
@@ -321,7 +329,7 @@ SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\
 
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
-    if NEGATION_BEFORE_RE.search(before):
+    if NEGATION_BEFORE_RE.search(before) or RULED_OUT_AFTER_RE.match(text[end:]):
         return "negated"
     if END_BEFORE_RE.search(before):
         return "end"
@@ -454,9 +462,10 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
+    ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
     out += _cities_after_times(text, resolution)
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
-        if any(a <= match.start() < b for a, b in spans):
+        if any(a <= match.start() < b for a, b in spans + ruled_out):
             continue
         word = match.group(0).strip()
         if re.fullmatch(r"\d{1,2}", word) and int(word) > 24:

@@ -563,3 +563,26 @@ def test_a_writes_own_result_is_not_an_instruction_it_followed() -> None:
                      "input": {"title": "BBQ at the Moores'", "start": "2026-03-07T14:00:00",
                                "end": "2026-03-07T17:00:00"}}, calendar=[])
     assert verdict.valid
+
+
+def test_a_day_ruled_out_says_nowhere_the_event_goes() -> None:
+    message = "move track practice to fri 7pm pls, sat doesnt work anymore"
+    assert judge(message, update("ev_track", start="2026-03-06T19:00:00", end="2026-03-06T20:00:00")).valid
+    wrong = judge(message, update("ev_track", start="2026-03-05T19:00:00", end="2026-03-05T20:00:00"))
+    assert [e.type for e in wrong.errors] == ["date"]
+
+
+def test_finish_time_stays_pins_the_end() -> None:
+    verdict = judge("start track practice 30 mins earlier, finish time stays",
+                    update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00"))
+    (error,) = verdict.errors
+    assert error.type == "time" and error.proof is not None
+
+
+def test_a_name_before_a_dash_in_a_title_is_a_person() -> None:
+    cal = [ev("ev_s", "Sophia – piano", "2026-03-05T16:00:00-08:00", "2026-03-05T16:45:00-08:00"),
+           ev("ev_o", "Olivia – gymnastics", "2026-03-04T17:00:00-08:00", "2026-03-04T18:00:00-08:00")]
+    verdict = judge("Olivia's bday party sat 2pm at Altitude trampoline park",
+                    create(title="Sophia's bday party", start="2026-03-07T14:00:00", end="2026-03-07T16:00:00",
+                           location="Altitude Trampoline Park"), calendar=cal)
+    assert [(e.proof or {}).get("named") for e in verdict.errors] == ["sophia"]
