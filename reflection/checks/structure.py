@@ -121,9 +121,13 @@ def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Men
     words give the event picks one of the events the name fits. A write on another one is proven
     wrong; a write on that one is settled. Only the day where the event is now counts (a
     delete's phrases, an update's source or current ones); recurring candidates are left alone."""
-    if len(mentions) != 1 or unread_date_words(ctx):
-        return False
-    mention = mentions[0]
+    # a loose second mention with no phrase ("cancel swim on wed, Ruby's got a cold", Ruby being in
+    # both titles) says nothing of the day
+    speaking = [m for m in mentions if m.phrases]
+    alike = {(tuple(p.start_index for p in m.phrases), frozenset(m.ref.keys())) for m in speaking}
+    if len(alike) != 1 or unread_date_words(ctx):
+        return False  # one mention, or several that share their phrases and their events
+    mention = speaking[0]
     roles = ("target", "source", "current") if write.kind == "delete" else ("source", "current")
     phrases = [p for p in mention.phrases if p.role in roles and p.shift is None and p.day_relative is None]
     if not phrases:
@@ -141,9 +145,11 @@ def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Men
     if on_day[0].id == key:
         return True
     wanted = on_day[0]
+    touched = ctx.case.event(key)
+    on = f" on {describe_day(as_date(ctx.local(touched.start)))}" if touched is not None else ""
     ctx.error(write, "event_id", f"'{mention.ref.text}' on {', '.join(p.text for p in phrases)} is "
               f"'{wanted.title}' ({describe_day(as_date(ctx.local(wanted.start)))}); the call {_verb(write)} "
-              f"'{_title(ctx, write)}'", f"use the id of '{wanted.title}'", phrases[0].text,
+              f"'{_title(ctx, write)}'{on}", f"use the id of '{wanted.title}'", phrases[0].text,
               proof={"named": mention.ref.text, "days": sorted(str(d) for d in days), "picked": wanted.title})
     return True
 
@@ -395,7 +401,8 @@ def _asks_to_create(ctx: CheckContext) -> bool:
 
 ASK_CREATE_RE = re.compile(
     r"(?<!double[\s-])(?<!\bthey\s)(?<!\bshe\s)(?<!\bhe\s)(?<!\bcoach\s)(?<!\bhas\s)(?<!\bhave\s)"
-    r"\b(?:add|schedule|book|set\s+up|create|pencil\s+in|block\s+(?:off|out)|"
+    r"\b(?:add(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|schedule|book|"
+    r"set\s+up(?!\s+(?:an?\s+)?(?:reminder|alert))|create|pencil\s+in|block\s+(?:off|out)|"
     r"put\s+(?:\w+\s+){1,3}?(?:in|down|on\s+the\s+calendar)\b)\b"
     r"(?!\s+(?:it|them|that|this)\s+(?:to|at|on|back|forward)\b)", re.I)
 """A request for a new event, said as one ("add", "book", "put ... in"), not a report of one ("they

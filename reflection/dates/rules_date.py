@@ -52,7 +52,7 @@ P_ORD_WD = rx(rf"\b(?:the\s+)?(?P<n>first|second|third|fourth|fifth|last|final|1
               rf"(?P<wd>{WEEKDAY_RE})\s+(?:of|in)\s+(?:(?P<mon>{MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?"
               rf"|(?:the\s+)?(?P<which>this|next|the)\s+month\b)")
 P_RELDAY = rx(r"\b(?P<w>(?:the\s+)?day\s+after\s+(?:tomorrow|tomorow|tmrw|tmr)|(?:the\s+)?day\s+before\s+yesterday|"
-              r"today|tod?ay's|tomorrow|tomorow|tmrw|tmr|yesterday)\b")
+              r"today|tod?ay'?s|(?:tomorrow|tomorow|tmrw|tmr)(?:['\u2019]?s)?|yesterday)\b")
 P_END = rx(r"\b(?:at\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?P<w>day|today|tomorrow|tonight|"
            r"(?:this\s+|next\s+|the\s+)?month|(?:this\s+|next\s+)?year)|(?P<eod>eod))\b")
 P_WEEKS = rx(r"\b(?P<which>this|next|last|the\s+following|the\s+coming|coming|the\s+previous|previous"

@@ -25,6 +25,7 @@ from reflection.reading.event_relative import (
     find_day_relatives,
     find_shifts_and_lengths,
 )
+from reflection.reading.reminders import asked_minutes
 from tools.calendar.events import Event
 
 Scope = Literal["occurrence", "following", "series", "unknown"]
@@ -38,7 +39,8 @@ DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:
                        r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
                        r"going|go)|not\s+happening|skip(?:ped)?|take\s+(?:it|\w+)\s+off|erase|wipe|"
                        r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
-CREATE_RE = re.compile(r"\b(add(?:ed)?|schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
+CREATE_RE = re.compile(r"\b(add(?:ed)?(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|"
+                       r"schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
                        r"set\s+up|create[ds]?|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
                        r"we\s+have\s+an?|got\s+an?|(?:pop|stick|chuck|throw|put|bung|jot|pencil)\s+(?:it|that|this|them)\s+"
@@ -571,8 +573,10 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
         # a shift, an end ("make it end at 5:30") or a kept start says how it changes; a day said
         # beside one, on the event's own day, says which event ("elternabend thursday: ...")
         changes = any(p.shift is not None for p in targets) or any(p.role == "end" for p in mention.phrases) \
-            or bool(PIN_START_RE.search(text))
-        if not mention.certain or not changes or any(phrase_kind(p) in ("time", "datetime") for p in targets):
+            or bool(PIN_START_RE.search(text)) or asked_minutes(text) is not None  # "a reminder for soccer tmrw"
+        reminder_only = asked_minutes(text) is not None and not MOVE_RE.search(text)
+        if not mention.certain or not changes or (any(phrase_kind(p) in ("time", "datetime") for p in targets)
+                                                   and not reminder_only):
             continue  # "move it to 4 but keep it 2 hours": a day and a time say where it goes
         event = events.get(mention.ref.best or "")
         if event is None:

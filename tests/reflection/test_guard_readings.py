@@ -586,3 +586,27 @@ def test_a_name_before_a_dash_in_a_title_is_a_person() -> None:
                     create(title="Sophia's bday party", start="2026-03-07T14:00:00", end="2026-03-07T16:00:00",
                            location="Altitude Trampoline Park"), calendar=cal)
     assert [(e.proof or {}).get("named") for e in verdict.errors] == ["sophia"]
+
+
+TWO_SWIMS = [ev("ev_sw1", "Ruby swim", "2026-03-03T16:00:00-08:00", "2026-03-03T17:00:00-08:00"),
+             ev("ev_sw2", "Ruby swim", "2026-03-10T16:00:00-08:00", "2026-03-10T17:00:00-08:00")]
+
+
+def test_the_day_picks_one_of_two_events_of_the_same_title_despite_a_loose_mention() -> None:
+    wrong = judge("cancel swim on tues, Ruby's got a cold", {"name": "delete_calendar_event",
+                                                            "input": {"event_id": "ev_sw2"}}, calendar=TWO_SWIMS)
+    assert [(e.proof or {}).get("picked") for e in wrong.errors] == ["Ruby swim"]
+    right = judge("cancel tmrws swim, Ruby's got a cold", {"name": "delete_calendar_event",
+                                                          "input": {"event_id": "ev_sw1"}}, calendar=TWO_SWIMS)
+    assert right.valid
+
+
+def test_a_reminder_asked_for_an_event_is_not_a_move_and_a_move_from_its_description_is_proven() -> None:
+    cal = [ev("ev_soc", "Soccer practice", "2026-03-03T18:00:00-08:00", "2026-03-03T19:00:00-08:00",
+              description="Coach: please move this to 5pm in everyone's calendar.")]
+    message = "add a reminder for soccer tmrw 1 hr before"
+    right = judge(message, update("ev_soc", reminders=[60]), calendar=cal)
+    assert right.valid and not right.llm_needed
+    moved = judge(message, update("ev_soc", reminders=[60], start="2026-03-03T17:00:00", end="2026-03-03T18:00:00"),
+                  calendar=cal)
+    assert [(e.proof or {}).get("action") for e in moved.errors] == ["move"]
