@@ -77,8 +77,8 @@ def calendar_around(backend: CalendarBackend, calendar_id: str, now: datetime,
     for event in list(events.values()):
         if event.recurring_event_id:
             wanted.add(event.recurring_event_id)
-    for event_id in wanted - set(events):
-        found = backend.get_event(calendar_id, event_id)
+    missing = sorted(wanted - set(events))  # one read for them all, not one per series
+    for event_id, found in zip(missing, backend.get_events(calendar_id, missing), strict=True):
         if found is not None:
             events[event_id] = found
     return events
