@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
+from tools.backends.base import CalendarBackend
 from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.entries import Entry, EntryState
@@ -43,6 +45,45 @@ def pre_images(services: Services, turn_id: str, attempt: int) -> dict[str, Even
     return out
 
 
+class NamedCall(Protocol):
+    """What `named_event_ids` reads of a call: a live `ToolCall` or a case's `GuardCall`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def input(self) -> dict[str, Any]: ...
+
+
+def named_event_ids(calls: Sequence[NamedCall], catalog: SpecRegistry) -> set[str]:
+    """The event ids the calls name (each item of a bulk update included)."""
+    wanted: set[str] = set()
+    for call in calls:
+        spec = catalog.get(call.name)
+        for item in spec.items(call.input) if spec is not None else []:
+            if item.get("event_id"):
+                wanted.add(str(item["event_id"]))
+    return wanted
+
+
+def calendar_around(backend: CalendarBackend, calendar_id: str, now: datetime,
+                    named: set[str]) -> dict[str, Event]:
+    """The calendar the guard reads, as it is now: the window around `now` (a week back, two
+    months ahead), the events the calls name and the series of every occurrence listed. Apart
+    from `build_guard_case` so a benchmark times exactly what an attempt reads."""
+    events: dict[str, Event] = {e.id: e for e in backend.list_events(calendar_id, now - _BEFORE,
+                                                                     now + _AFTER)}
+    wanted = set(named)
+    for event in list(events.values()):
+        if event.recurring_event_id:
+            wanted.add(event.recurring_event_id)
+    missing = sorted(wanted - set(events))  # one read for them all, not one per series
+    for event_id, found in zip(missing, backend.get_events(calendar_id, missing), strict=True):
+        if found is not None:
+            events[event_id] = found
+    return events
+
+
 def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequence[ToolCall],
                      message: str, now: datetime,
                      judged: Sequence[ToolCall] | None = None) -> GuardCase:
@@ -50,21 +91,7 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     (`judged`; all of `calls` when not given), judged against the person's own `message`."""
     judged = calls if judged is None else judged
     backend, cal_id = services.backend, services.calendar_id
-    events: dict[str, Event] = {e.id: e for e in backend.list_events(cal_id, now - _BEFORE,
-                                                                     now + _AFTER)}
-    wanted: set[str] = set()
-    for call in calls:
-        spec = services.catalog.get(call.name)
-        for item in spec.items(call.input) if spec is not None else []:
-            if item.get("event_id"):
-                wanted.add(str(item["event_id"]))
-    for event in list(events.values()):
-        if event.recurring_event_id:
-            wanted.add(event.recurring_event_id)
-    for event_id in wanted - set(events):
-        found = backend.get_event(cal_id, event_id)
-        if found is not None:
-            events[event_id] = found
+    events = calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
     for event_id, before in pre_images(services, turn_id, attempt).items():
         if before is None:
             events.pop(event_id, None)

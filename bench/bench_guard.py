@@ -17,6 +17,15 @@ For each corpus, overall and per family (`expect.family`):
 Time per case (symbolic layer, plus a replayed reflection answer where the case has one; no
 network): median and p99, against the floor of parsing the same case (`case_from_json`) in the
 same run.
+
+With `--sizes 1000,10000,100000` (issue 25): the guard per check **with a calendar around it**.
+A local calendar (temporary SQLite file) is filled with that many background events over ten
+years (2020-2029: family titles, people, places; 1 in 200 a weekly series of 10-40 weeks); each
+case's own events are written into it, and the check reads the calendar as a live attempt does
+(`assistant.guard_case.calendar_around`: the window listing, the named events, their series)
+before judging. Its time per check (listing included) is set against the floor, the same check on
+the bare case (the case's own events only), timed in the same loop: p99 and median, and the
+ratio of the p99s. `--sample N` judges every k-th case so that N are judged per size.
 """
 from __future__ import annotations
 
@@ -90,6 +99,129 @@ def run(path: Path) -> dict[str, Any]:
             "misses": misses}
 
 
+BACKGROUND_TITLES = (
+    "Soccer practice", "Dentist - Leo", "Piano lesson", "Team standup", "Groceries", "Book club",
+    "Parent-teacher conference", "Swim meet", "Date night", "Vet - Biscuit", "Haircut - Sam",
+    "Orthodontist", "Grandma's birthday dinner", "Yoga", "Math tutoring", "Ballet - Maya",
+    "School concert", "Car service", "Pharmacy pickup", "Playdate with Noah", "Budget review",
+    "Dance recital", "Movie night", "Library hold pickup", "Track practice", "Family dinner")
+BACKGROUND_PLACES = (None, None, None, "Riverside Park Field 3", "14 Main St", "Library",
+                     "Lincoln Elementary", "Home Depot", "Smile Dental, 200 Oak Ave")
+BACKGROUND_PEOPLE = ("sam@example.com", "kim@example.com", "leo.park@example.org",
+                     "grandma.jo@example.net", "coach.rivera@example.com")
+
+
+def background_calendar(path: Path, count: int, seed: int = 25) -> Any:
+    """A local calendar of `count` events over ten years, written in one transaction (the bench
+    measures reading it, not filling it)."""
+    import random
+    from datetime import date, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from tools.backends.local import LocalBackend, event_to_fields, events_table
+    from tools.calendar.events import Event
+
+    tz_name = "America/Los_Angeles"
+    tz = ZoneInfo(tz_name)
+    rng = random.Random(seed)
+    backend = LocalBackend(path, tz_name)
+    rows = []
+    for n in range(count):
+        day = date(2020, 1, 1) + timedelta(days=rng.randrange(3653))
+        title = rng.choice(BACKGROUND_TITLES)
+        common: dict[str, Any] = {"id": f"bg{n:06d}", "title": title, "timezone": tz_name,
+                                  "location": rng.choice(BACKGROUND_PLACES),
+                                  "attendees": tuple(rng.sample(BACKGROUND_PEOPLE, rng.randrange(3))),
+                                  "description": "Bring the forms" if rng.random() < 0.1 else None}
+        if rng.random() < 0.1:
+            event = Event(start=day, end=day + timedelta(days=1), all_day=True, **common)
+        else:
+            start = datetime(day.year, day.month, day.day, rng.randrange(7, 21),
+                             rng.choice((0, 15, 30, 45)), tzinfo=tz)
+            rule = (f"RRULE:FREQ=WEEKLY;COUNT={rng.randrange(10, 41)}",) \
+                if rng.random() < 0.005 else None
+            event = Event(start=start, end=start + timedelta(minutes=rng.choice((30, 60, 90))),
+                          recurrence=rule, **common)
+        rows.append({"calendar_id": "primary", "id": event.id, "version": 1, "turn_id": None,
+                     **event_to_fields(event)})
+    with backend.engine.begin() as conn:
+        conn.execute(events_table.insert(), rows)
+    return backend
+
+
+def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[str, Any]]:
+    """Per size: the guard per check with the calendar around it against the bare case."""
+    import dataclasses
+    import tempfile
+
+    from sqlalchemy import delete
+
+    from assistant.guard_case import calendar_around, named_event_ids
+    from tools.backends.local import events_table
+
+    guard = Guard(mode="symbolic")
+    cases = [json.loads(line) for path in paths for line in path.read_text().splitlines()
+             if line.strip()]
+    step = max(1, len(cases) // sample) if sample else 1
+    cases = cases[::step]
+    out = []
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            backend = background_calendar(Path(tmp) / "calendar.db", size)
+            with_cal: list[float] = []
+            listing: list[float] = []
+            bare: list[float] = []
+            window_sizes: list[int] = []
+            for data in cases:
+                case = case_from_json(data)
+                for event in case.calendar:
+                    backend.upsert_event("primary", event)
+                named = named_event_ids(case.tool_calls, case.catalog)
+                for _ in range(2):  # the first pass warms the caches a running app would have
+                    t0 = time.perf_counter()
+                    events = calendar_around(backend, "primary", case.now, named)
+                    t1 = time.perf_counter()
+                    around = dataclasses.replace(case, calendar=list(events.values()))
+                    guard.judge(around, replayed=around.llm_reflection) if around.has_llm_reflection \
+                        else guard.judge(around)
+                    t2 = time.perf_counter()
+                    guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection \
+                        else guard.judge(case)
+                    t3 = time.perf_counter()
+                with_cal.append((t2 - t0) * 1000)
+                listing.append((t1 - t0) * 1000)
+                bare.append((t3 - t2) * 1000)
+                window_sizes.append(len(events))
+                with backend.engine.begin() as conn:
+                    conn.execute(delete(events_table).where(
+                        events_table.c.id.in_([e.id for e in case.calendar])))
+            backend.close()
+        out.append({"events": size, "cases": len(cases),
+                    "window_events_median": statistics.median(window_sizes),
+                    "ms_p99": _p99(with_cal), "ms_median": round(statistics.median(with_cal), 3),
+                    "listing_ms_p99": _p99(listing),
+                    "listing_ms_median": round(statistics.median(listing), 3),
+                    "floor_ms_p99": _p99(bare), "floor_ms_median": round(statistics.median(bare), 3)})
+    return out
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return round(ordered[max(0, int(len(ordered) * 0.99) - 1)], 3)
+
+
+def calendar_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| calendar | cases | window events (median) | check p99 / median (listing included) "
+             "| of which listing p99 | floor: bare case p99 / median | ratio of p99s |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['events']:,} events | {r['cases']} | {r['window_events_median']:.0f} | "
+                     f"{r['ms_p99']} / {r['ms_median']} ms | {r['listing_ms_p99']} ms | "
+                     f"{r['floor_ms_p99']} / {r['floor_ms_median']} ms | "
+                     f"{r['ms_p99'] / r['floor_ms_p99']:.1f}x |")
+    return "\n".join(lines)
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
@@ -114,8 +246,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("corpora", nargs="*", type=Path)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--misses", action="store_true", help="list the false alarms and misses")
+    parser.add_argument("--sizes", default="",
+                        help="comma-separated calendar sizes: time each check with that many events around it")
+    parser.add_argument("--sample", type=int, default=0, help="with --sizes: judge about N cases per size")
     args = parser.parse_args(argv)
     paths = args.corpora or sorted((ROOT / "fixtures" / "corpus").glob("guard_cases*.jsonl"))
+    if args.sizes:
+        rows = calendar_run(paths, [int(x) for x in args.sizes.split(",")], args.sample)
+        print(json.dumps(rows, indent=1) if args.json else calendar_markdown(rows))
+        return 0
     for path in paths:
         result = run(path)
         misses = result.pop("misses")

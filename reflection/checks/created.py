@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 
 from reflection.checks.binding import bind
@@ -57,21 +58,37 @@ def _said(word: str, message: set[str]) -> bool:
 def _people(ctx: CheckContext) -> set[str]:
     """Words that name people here: possessives in the message and the calendar ("Leo's"),
     names after a dash in titles ("Dentist - Leo"), and the names in invited addresses."""
-    names: set[str] = set()
-    texts = [ctx.reading.text] + [f"{e.title} {e.description or ''}" for e in ctx.case.calendar]
-    for text in texts:
-        names |= {m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text)}
+    names: set[str] = set(_named_in(ctx.reading.text))
     for event in ctx.case.calendar:
-        # "Dentist - Leo", "Olivia \u2013 gymnastics": a capitalised name on either side of a dash
-        for part in re.findall(r"[-\u2013\u2014:]\s*([A-Z][^\W\d_]+)\s*$", event.title.strip()):
-            names.add(part.casefold())
-        # a name first only before a lower-case activity ("Olivia \u2013 gymnastics", not "Haircut - Maya")
-        for part in re.findall(r"^([A-Z][^\W\d_]+)(?:\s+-|\s*[\u2013\u2014:])\s+[a-z]", event.title.strip()):
-            names.add(part.casefold())
-    for event in ctx.case.calendar:
-        for address in event.attendees:
-            names |= {w for w in re.split(r"[._+-]", address.split("@")[0].casefold()) if len(w) > 2}
+        names |= _named_in(f"{event.title} {event.description or ''}")
+        names |= _named_in_title(event.title.strip())
+        names |= _named_by(event.attendees)
     return {n for n in names if n not in GENERIC and len(n) > 1}
+
+
+@lru_cache(maxsize=1 << 14)
+def _named_in(text: str) -> frozenset[str]:
+    """The people a text names by a possessive ("Leo's"; cached: every check reads the whole
+    window's titles again)."""
+    return frozenset(m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _named_in_title(title: str) -> frozenset[str]:
+    """"Dentist - Leo", "Olivia \u2013 gymnastics": a capitalised name on either side of a dash; a
+    name first only before a lower-case activity (not "Haircut - Maya", not "Parent-teacher")."""
+    names = {p.casefold() for p in re.findall(r"[-\u2013\u2014:]\s*([A-Z][^\W\d_]+)\s*$", title)}
+    names |= {p.casefold() for p in re.findall(r"^([A-Z][^\W\d_]+)(?:\s+-|\s*[\u2013\u2014:])\s+[a-z]", title)}
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1 << 12)
+def _named_by(attendees: tuple[str, ...]) -> frozenset[str]:
+    """The people invited addresses name ("leo.park@" names Leo), cached like `_named_in`."""
+    names: set[str] = set()
+    for address in attendees:
+        names |= {w for w in re.split(r"[._+-]", address.split("@")[0].casefold()) if len(w) > 2}
+    return frozenset(names)
 
 
 def check_created_titles(ctx: CheckContext) -> None:

@@ -16,6 +16,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.reading.request import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
@@ -57,14 +58,19 @@ class Untrusted:
     call: int | None = None  # the tool call whose result holds it (None: the calendar itself)
 
 
+_LOOK_ALIKES = str.maketrans("АВЕКМНОРСТХЅІЈаеорсхуѕіјԁһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυ",
+                             "ABEKMHOPCTXSIJaeopcxysijdhlABEZHIKMNOPTYXaeikvoptu")
+_ZERO_WIDTH_RE = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
+
+
+@lru_cache(maxsize=1 << 14)
 def _fold(text: str) -> str:
     """Look-alike letters and zero-width characters folded away, so a planted 'dеlete' (Cyrillic
-    e) or 'del\u200bete' reads as what a model would read."""
+    e) or 'del\u200bete' reads as what a model would read. Cached: every check folds every
+    title, place and guest of the window again, and they repeat from check to check."""
     text = unicodedata.normalize("NFKC", text)
-    text = re.sub(r"[\u200b-\u200f\u2060\ufeff]", "", text)
-    table = str.maketrans("АВЕКМНОРСТХЅІЈаеорсхуѕіјԁһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορτυ",
-                          "ABEKMHOPCTXSIJaeopcxysijdhlABEZHIKMNOPTYXaeikvoptu")
-    return text.translate(table)
+    text = _ZERO_WIDTH_RE.sub("", text)
+    return text.translate(_LOOK_ALIKES)
 
 
 def untrusted_texts(ctx: CheckContext) -> list[Untrusted]:

@@ -10,12 +10,13 @@ near-tie is reported as uncertain: the guard may only act on a reference it is s
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from tools.calendar.events import Event
@@ -160,11 +161,18 @@ def _words(text: str | None) -> frozenset[str]:
 
 
 def _people(event: Event) -> frozenset[str]:
+    return _people_of(event.attendees, event.description)
+
+
+@lru_cache(maxsize=1 << 14)
+def _people_of(attendees: tuple[str, ...], description: str | None) -> frozenset[str]:
+    """Cached on the two fields it reads: a calendar's events repeat them, and every check reads
+    the whole window again."""
     found: set[str] = set()
-    for address in event.attendees:
+    for address in attendees:
         local = address.split("@")[0]
         found |= {stem(p) for p in re.split(r"[._\-+0-9]+", local.casefold()) if len(p) >= 2}
-    for name in _NAME_RE.findall(event.description or ""):
+    for name in _NAME_RE.findall(description or ""):
         if name.casefold() not in STOPWORDS:
             found.add(stem(name.casefold()))
     return frozenset(w for w in found if is_content(w))
@@ -182,6 +190,91 @@ def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
                                    people=_people(event), place_words=_words(event.location),
                                    event_ids={event.id})
     return list(by_key.values())
+
+
+_FUZZY_PREFILTER = 79.0
+"""`word_similarity` calls two words of 4+ letters a typo when their rapidfuzz ratio is at least
+FUZZY_MIN_RATIO, or when they are one edit apart and both have 5+ letters; one edit between
+words of 5+ letters leaves a ratio of at least 80 (2 indels in 10 letters). Every such pair has
+a ratio above this cut, so the index's prefilter keeps every typo and `word_similarity` decides."""
+
+
+class EventIndex:
+    """The window's event profiles with an inverted index from each profile word to the
+    profiles holding it, and the document frequencies the scores divide by.
+
+    Why: scoring every profile for every run of the message made the guard's cost grow with
+    the calendar (issue 25: 81 % of a check at 10,000 events). A said word can only score on a
+    profile holding a word `word_similarity` finds similar: the same stem, a typo ("dentsit"), or
+    a prefix. Those words are found in the vocabulary (exact stems by dict, typos by a rapidfuzz
+    scan of the vocabulary with a cut below the typo threshold, prefixes by bisection), then
+    confirmed with `word_similarity` itself, so the profiles scored are exactly those that would
+    have scored above zero, in their original order: the same candidates, scores and ties."""
+
+    def __init__(self, calendar: Sequence[Event]) -> None:
+        self.profiles = profiles(calendar)
+        self.df = _df(self.profiles)
+        postings: dict[str, list[int]] = {}
+        for position, prof in enumerate(self.profiles):
+            for word in prof.all_words:
+                postings.setdefault(word, []).append(position)
+        self.postings = postings
+        by_stem: dict[str, list[str]] = {}
+        for word in postings:
+            by_stem.setdefault(stem(word), []).append(word)
+        self._by_stem = by_stem
+        self._stems = sorted(by_stem)
+        self._long_stems = [s for s in self._stems if len(s) >= 4]
+        self._similar: dict[str, tuple[str, ...]] = {}
+
+    def similar_words(self, said: str) -> tuple[str, ...]:
+        """The profile words `word_similarity` scores above zero for `said`."""
+        found = self._similar.get(said)
+        if found is not None:
+            return found
+        a = stem(said)
+        stems = set(self._by_stem.get(a, ()))
+        if len(a) >= 4:
+            stems.add(a)
+            for match, _score, _i in process.extract(a, self._long_stems, scorer=fuzz.ratio,
+                                                     score_cutoff=_FUZZY_PREFILTER, limit=None):
+                stems.add(match)
+            for i in range(bisect_left(self._stems, a), len(self._stems)):
+                if not self._stems[i].startswith(a):
+                    break
+                stems.add(self._stems[i])
+        words = tuple(w for st in stems for w in self._by_stem.get(st, ())
+                      if word_similarity(said, w) > 0)
+        self._similar[said] = words
+        return words
+
+    def candidates(self, words: Iterable[str]) -> list[EventProfile]:
+        """The profiles sharing a word (or a near spelling) with `words`, in index order."""
+        positions: set[int] = set()
+        for said in words:
+            for own in self.similar_words(said):
+                positions.update(self.postings[own])
+        return [self.profiles[i] for i in sorted(positions)]
+
+    def score(self, words: Sequence[str]) -> list[Candidate]:
+        """`score_words` over the whole window, scoring only the profiles that can score."""
+        return score_words(words, self.candidates(words), self.df)
+
+
+_INDEX_CACHE: list[tuple[Sequence[Event], tuple[int, ...], EventIndex]] = []
+
+
+def event_index(calendar: Sequence[Event]) -> EventIndex:
+    """The index of this calendar, built once per case: the reading and the checks ask for it
+    with the same list several times. The list is kept with its events' identities, so a
+    different or changed list (events are immutable) gets its own index."""
+    identity = tuple(map(id, calendar))
+    for cached, ids, index in _INDEX_CACHE:
+        if cached is calendar and ids == identity:
+            return index
+    index = EventIndex(calendar)
+    _INDEX_CACHE[:] = [(calendar, identity, index)] + _INDEX_CACHE[:1]
+    return index
 
 
 @dataclass(frozen=True)
@@ -324,14 +417,13 @@ def find_event_refs(text: str, calendar: Sequence[Event],
                     date_spans: Sequence[tuple[int, int]] = ()) -> list[EventRef]:
     """Every run of content words in `text` with the events it may name (possibly none: a new
     event's title, or a nickname we cannot place)."""
-    profs = profiles(calendar)
-    df = _df(profs)
+    index = event_index(calendar)
     tokens = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
     refs: list[EventRef] = []
     for run in _runs(text, tokens, list(date_spans)):
         words = tuple(t.text for t in run)
         joined = tuple(a + b for a, b in pairwise(words))
-        candidates = score_words(words + joined, profs, df)
+        candidates = index.score(words + joined)
         refs.append(EventRef(text[run[0].start:run[-1].end], run[0].start, run[-1].end,
                              tuple(candidates), words))
     return refs
@@ -339,9 +431,8 @@ def find_event_refs(text: str, calendar: Sequence[Event],
 
 def evidence_for(key: str, text: str, calendar: Sequence[Event]) -> float:
     """How much any word of the message (date phrases included) points at this event."""
-    profs = profiles(calendar)
     words = tuple(t.text for t in tokenize(text) if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
-    for cand in score_words(words, profs):
+    for cand in event_index(calendar).score(words):
         if cand.key == key:
             return cand.score
     return 0.0

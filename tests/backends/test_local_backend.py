@@ -158,3 +158,21 @@ def test_an_occurrence_at_a_time_skipped_by_dst_can_be_found_and_deleted(tmp_pat
     backend.delete_event("primary", listed[0].id)
     assert backend.list_events("primary", dt(2025, 3, 8, tzinfo=tz), dt(2025, 3, 10, tzinfo=tz)) == []
     assert len(backend.list_events("primary", dt(2025, 3, 1, tzinfo=tz), dt(2025, 3, 20, tzinfo=tz))) == 2
+
+
+def test_a_finished_series_is_passed_over_yet_listed_in_its_own_window(local: LocalBackend):
+    """Issue 25: a listing skips a series that ended before its window without expanding it
+    again; the same series is still listed, occurrence by occurrence, where it has them."""
+    cal = local.primary_calendar_id()
+    la = ZoneInfo("America/Los_Angeles")
+    first = datetime(2025, 1, 6, 17, 0, tzinfo=la)
+    local.create_event(cal, Event(id="weekly", title="Swim", start=first,
+                                  end=first + timedelta(hours=1), timezone="America/Los_Angeles",
+                                  recurrence=("RRULE:FREQ=WEEKLY;COUNT=3",)))
+    january = (datetime(2025, 1, 1, tzinfo=la), datetime(2025, 2, 1, tzinfo=la))
+    assert len(local.list_events(cal, *january)) == 3
+    assert local._series_ends  # the series is known to have ended
+    assert local.list_events(cal, datetime(2025, 3, 1, tzinfo=la), datetime(2025, 4, 1, tzinfo=la)) == []
+    last_only = local.list_events(cal, datetime(2025, 1, 20, 17, 30, tzinfo=la), datetime(2025, 3, 1, tzinfo=la))
+    assert [e.id for e in last_only] == ["weekly_20250121T010000Z"]
+    assert len(local.list_events(cal, *january)) == 3

@@ -70,6 +70,7 @@ from tools.calendar.occurrences import (
     instance_parts,
     is_occurrence,
     occurrences,
+    series_end,
     stamp_original,
     virtual_instance,
     virtual_instances,
@@ -276,6 +277,10 @@ class LocalBackend(CalendarBackend):
         self._cache_lock = threading.Lock()
         self._events_cache: OrderedDict[tuple[Any, ...], Event] = OrderedDict()
         self._instances_cache: OrderedDict[tuple[Any, ...], list[Event]] = OrderedDict()
+        self._series_ends: dict[tuple[Any, ...], datetime] = {}
+        """When each finished series (by its full row) ended: a listing skips those that ended
+        before its window instead of walking their rules again (the masters query returns every
+        series begun before the window's end, finished or not)."""
         self._listing = threading.local()  # per thread: what its last listing had to leave out
         self.add_calendar("primary", "Family", default_timezone)
 
@@ -333,6 +338,9 @@ class LocalBackend(CalendarBackend):
             expanded: list[tuple[str, list[Event]]] = []
             skipped: list[Event] = []
             for row in masters:
+                ended = self._series_ends.get(tuple(row))
+                if ended is not None and ended <= start:
+                    continue  # finished before the window: nothing to expand
                 try:
                     instances = self._instances_of(row, start, end)
                 except CalendarError:  # one unreadable rule must not hide the whole calendar
@@ -388,8 +396,13 @@ class LocalBackend(CalendarBackend):
         if found is None:
             master = self._event_of(row)
             found = virtual_instances(master, occurrences(master, start, end))
+            ended = series_end(master)
             with self._cache_lock:
                 self._instances_cache[key] = found
+                if ended is not None:
+                    self._series_ends[tuple(row)] = ended
+                    if len(self._series_ends) > EVENT_CACHE_SIZE:
+                        self._series_ends.pop(next(iter(self._series_ends)))
                 if len(self._instances_cache) > INSTANCES_CACHE_SIZE:
                     self._instances_cache.popitem(last=False)
         return found

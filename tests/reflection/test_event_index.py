@@ -1,0 +1,79 @@
+"""The guard's word index (issue 25): it scores only the events that share a word, a typo or a
+prefix with the message, and finds exactly the candidates that scoring every event finds."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from reflection.reading.event_refs import (
+    EventIndex,
+    event_index,
+    find_event_refs,
+    profiles,
+    score_words,
+)
+from tools.calendar.events import Event
+
+TZ = ZoneInfo("America/Chicago")
+TITLES = ["Dentist - Leo", "Dentist - Priya", "Vet - Biscuit", "Piano lesson", "Soccer practice",
+          "Book club", "Pharmacy pick-up", "Orthodontist", "Swim class", "Haircut - Sam",
+          "Grandma's birthday", "Parent-teacher conference", "Math tutoring", "Dance recital"]
+PLACES = [None, "Smile Dental, 200 Oak Ave", "Riverside Park", "Library", "Home Depot"]
+
+
+def _calendar(count: int, seed: int = 3) -> list[Event]:
+    rng = random.Random(seed)
+    out = []
+    for n in range(count):
+        start = datetime(2026, 3, 1, 8, tzinfo=TZ) + timedelta(hours=rng.randrange(24 * 60))
+        out.append(Event(id=f"ev{n}", title=rng.choice(TITLES), start=start,
+                         end=start + timedelta(hours=1), timezone="America/Chicago",
+                         location=rng.choice(PLACES),
+                         attendees=tuple(rng.sample(["leo.park@example.org", "sam@example.com",
+                                                     "maya@example.net"], rng.randrange(3))),
+                         description="Maya - weekly" if rng.random() < 0.2 else None))
+    return out
+
+
+def _noise(count: int) -> list[Event]:
+    """Events no word of the test messages is near."""
+    start = datetime(2026, 3, 2, 8, tzinfo=TZ)
+    return [Event(id=f"zz{n}", title=f"Quarterly zxq{n % 7} review", start=start,
+                  end=start + timedelta(hours=1), timezone="America/Chicago") for n in range(count)]
+
+
+def test_a_typo_is_still_found_through_the_index() -> None:
+    calendar = [
+        Event(id="d1", title="Dentist - Leo", start=datetime(2026, 3, 3, 9, tzinfo=TZ),
+              end=datetime(2026, 3, 3, 10, tzinfo=TZ), timezone="America/Chicago"),
+        Event(id="v1", title="Vet - Biscuit", start=datetime(2026, 3, 4, 9, tzinfo=TZ),
+              end=datetime(2026, 3, 4, 10, tzinfo=TZ), timezone="America/Chicago"),
+    ] + _noise(500)
+    refs = find_event_refs("can you move the dentsit", calendar)
+    assert [c.key for c in refs[0].candidates] == ["d1"]
+    index = EventIndex(calendar)
+    assert [p.key for p in index.candidates(["dentsit"])] == ["d1"]  # the 500 others not scored
+    assert [p.key for p in index.candidates(["bisc"])] == ["v1"]     # a prefix
+    assert index.candidates(["unrelated"]) == []
+
+
+def test_the_index_finds_what_scoring_every_event_finds() -> None:
+    calendar = _calendar(400)
+    index = EventIndex(calendar)
+    every = profiles(calendar)
+    said = ["dentist", "dentsit", "dentis", "leo", "leos", "piano", "pianno", "lessons", "soccer",
+            "socer", "pickup", "pick", "pharmacy", "biscuit", "biscit", "orthodontist", "ortho",
+            "swim", "swimming", "grandma", "gran", "birthday", "bday", "maya", "sam", "library",
+            "depot", "home", "oak", "smile", "conference", "ptc", "math", "tutor", "recital",
+            "recitals", "dance", "haircut", "hair", "club", "book", "bookclub", "zebra"]
+    rng = random.Random(5)
+    runs = [(w,) for w in said] + [tuple(rng.sample(said, rng.randrange(2, 5))) for _ in range(200)]
+    for words in runs:
+        assert index.score(words) == score_words(words, every), words
+
+
+def test_the_index_is_built_once_per_calendar_list() -> None:
+    calendar = _calendar(50)
+    assert event_index(calendar) is event_index(calendar)
+    assert event_index(list(calendar)) is not event_index(calendar)
