@@ -493,6 +493,10 @@ class EditedBeforeEachWrite:
         self._edit()
         return self._backend.patch_events(*args, **kwargs)
 
+    def patch_events_recorded(self, *args, **kwargs):  # a bulk update's journaled write
+        self._edit()
+        return self._backend.patch_events_recorded(*args, **kwargs)
+
     def delete_event(self, *args, **kwargs):
         self._edit()
         return self._backend.delete_event(*args, **kwargs)

@@ -55,7 +55,9 @@ from tools.backends.base import (
     RestoreItem,
     RestoreResult,
     Snapshot,
+    Transaction,
     VersionConflict,
+    WriteRecord,
 )
 from tools.calendar.events import (
     CalendarInfo,
@@ -502,28 +504,61 @@ class LocalBackend(CalendarBackend):
         """Every item in one transaction: all of them are written, or (on any failure) none."""
         return self._patch_all(calendar_id, items)
 
-    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem]) -> list[Event]:
+    def patch_events_recorded(self, calendar_id: str, items: Sequence[PatchItem],
+                              record: WriteRecord, *, send_updates: bool = False) -> list[Event]:
+        """`patch_events` with its record, in the write's one transaction: the pre-images are
+        the rows this transaction read under the writer lock (no read of its own before it), and
+        the record gets them, with the transaction, before anything is written; a journal on
+        this same store writes its entries in it, so they commit with the write or not at all.
+        The post-images are the values written (no read-back: a read after the commit could
+        take another process's later write for ours)."""
+        return self._patch_all(calendar_id, items, record)
+
+    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem],
+                   record: WriteRecord | None = None) -> list[Event]:
         """The items' rows read in one query and written in one executemany, in one
-        transaction."""
+        transaction. An item carrying the event it was read as (`read`, same as the row found
+        under its `if_match`) and its outcome (`expected`) is written as that outcome, not
+        patched again."""
         written: list[Event] = []
+        posts: list[Snapshot] = []
+        joined = False
         with self._writing() as conn:
+            within = Transaction(self.store, conn)
             rows = self._rows(conn, calendar_id, [item.event_id for item in items])
+            if record is not None:
+                joined = record.before([_snapshot_of(calendar_id, item.event_id,
+                                                     rows[item.event_id]._mapping
+                                                     if item.event_id in rows else None)
+                                        for item in items], within)
             params: list[dict[str, Any]] = []
+            done: set[str] = set()
             for item in items:
-                if any(event.id == item.event_id for event in written):
+                if item.event_id in done:
                     # the same event again: write what is pending, then read it anew
                     conn.execute(_UPDATE_ROW, params)
                     params = []
                     rows.update(self._rows(conn, calendar_id, [item.event_id]))
+                done.add(item.event_id)
                 version, current = self._row_for_write(conn, calendar_id, item.event_id, rows)
                 if item.if_match is not None and str(version) != str(item.if_match):
                     raise VersionConflict(item.event_id, item.if_match, str(version))
-                fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
+                after = item.expected if item.expected is not None and item.read is not None \
+                    and item.if_match is not None and (current is item.read or current == item.read) \
+                    else apply_patch(current, item.patch)
+                fields = {**event_to_fields(after), "version": version + 1}
                 params.append({**_pk(calendar_id, item.event_id), **fields})
-                written.append(row_to_event({"calendar_id": calendar_id, "id": item.event_id,
-                                             **fields}))
+                row = rows.get(item.event_id)
+                stored = {"calendar_id": calendar_id, "id": item.event_id,
+                          "turn_id": row.turn_id if row is not None else None, **fields}
+                written.append(row_to_event(stored))
+                posts.append(_snapshot_of(calendar_id, item.event_id, stored))
             if params:
                 conn.execute(_UPDATE_ROW, params)
+            if record is not None and joined:
+                record.after(posts, written, within)
+        if record is not None and not joined:
+            record.after(posts, written, None)
         return written
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,

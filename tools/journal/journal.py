@@ -29,6 +29,9 @@ from datetime import UTC, date, datetime
 from typing import Literal
 
 from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import configure_mappers
 from sqlmodel import Session, col
 from sqlmodel import select as select_rows
 
@@ -36,8 +39,10 @@ from tools.backends.base import (
     CalendarBackend,
     CalendarError,
     EventNotFound,
+    PatchItem,
     RestoreItem,
     Snapshot,
+    Transaction,
     VersionConflict,
 )
 from tools.calendar.events import Event, EventFieldError
@@ -60,7 +65,7 @@ from tools.journal.entries import (
     read_snapshot,
 )
 from tools.journal.turn_owner import Owner, current_owner, is_alive
-from tools.store.database import Store
+from tools.store.database import Store, is_postgresql
 
 __all__ = ["ENTRY_STATES", "TURN_STATES", "Conflict", "Entry", "EntryState", "Intent", "IntentKind",
            "Journal", "JournalEntry", "JournalTurn", "RestoredEvent", "RollbackReport", "TurnState",
@@ -97,6 +102,17 @@ _MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values
     state=bindparam("new_state"), note=bindparam("new_note"))
 _NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     note=bindparam("new_note"))
+_TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
+# A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
+# one statement that needs no read first, and may run inside a write's own transaction.
+_OPEN_TURN = {"postgresql": postgresql.insert(_TURNS).on_conflict_do_nothing(),
+              "sqlite": sqlite.insert(_TURNS).on_conflict_do_nothing()}
+_SET_TURN = update(_TURNS).where(_TURNS.c.turn_id == bindparam("b_turn"))
+_ENTRY_COLUMNS = [column for column in _ENTRIES.c]
+_SELECT_ENTRIES = select(*_ENTRY_COLUMNS).where(
+    _ENTRIES.c.turn_id == bindparam("b_turn"),
+    _ENTRIES.c.state.in_(bindparam("b_states", expanding=True))).order_by(_ENTRIES.c.id)
+_LAST_ENTRY = select(_ENTRIES.c.id).order_by(_ENTRIES.c.id.desc()).limit(1)
 
 
 # ---------------------------------------------------------------------------- words
@@ -278,6 +294,56 @@ def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _G
                   Entry.read(rows[0]), Entry.read(rows[-1]))
 
 
+class _BulkRecord:
+    """A bulk write's journal entries (`tools.backends.base.WriteRecord`): the pre-images, the
+    event before and the intent of each item before the write, its post-image after.
+
+    Offered the write's own transaction on the journal's store, it joins it: each entry is
+    inserted once, complete, after the write and before the commit (one statement, no pending
+    state that could outlive the write). Otherwise the entries are committed pending before the
+    write (`pending`, the ids to abandon if it fails) and completed after it."""
+
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                 items: list[PatchItem], intents: list[Intent]) -> None:
+        self.journal = journal
+        self.turn_id, self.attempt, self.tool, self.calendar_id = turn_id, attempt, tool, calendar_id
+        self.items, self.intents = items, intents
+        self.rows: list[dict[str, object]] = []
+        self.ids: list[int] = []
+        """The entries committed (or, joined, committing with the write)."""
+        self.pending: list[int] = []
+        """The entries committed before the write, to be abandoned if it fails."""
+
+    def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
+        self.rows = [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
+                               item.event_id, pre, item.read, intent, item.if_match)
+                     for item, pre, intent in zip(self.items, pres, self.intents, strict=True)]
+        if within is not None and within.store is self.journal.store:
+            return True
+        if self.rows:
+            with self.journal.engine.begin() as conn:
+                self.journal.open_turn(self.turn_id, conn)
+                self.pending = list(conn.execute(_INSERT_ENTRIES, self.rows).scalars())
+            self.ids += self.pending
+        return False
+
+    def after(self, posts: list[Snapshot], written: list[Event],
+              within: Transaction | None) -> None:
+        done = [completed_entry(post, event) for post, event in zip(posts, written, strict=True)]
+        if within is not None:
+            self.journal.open_turn(self.turn_id, within.conn)
+            self.ids += within.conn.execute(
+                _INSERT_ENTRIES, [{**row, **end} for row, end in zip(self.rows, done, strict=True)]
+            ).scalars()
+            return
+        if self.pending:
+            with self.journal.engine.begin() as conn:
+                conn.execute(_COMPLETE_ENTRY, [
+                    {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
+                    for entry, end in zip(self.pending, done, strict=True)])
+        self.pending = []
+
+
 class Journal:
     """Durable pre/post images of guarded writes, and their exact undo."""
 
@@ -287,15 +353,20 @@ class Journal:
         self.backend = backend
         self.owner = owner or current_owner()
         store.migrate("state")
+        configure_mappers()  # `entries` builds its values with `model_construct`, which needs them
 
     # ------------------------------------------------------------ turns
-    def open_turn(self, turn_id: str) -> None:
-        """Record the turn as open and owned by this process (once)."""
-        with Session(self.engine) as session:
-            if session.get(JournalTurn, turn_id) is None:
-                session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name,
-                                        owner=owner_text(self.owner)))
-                session.commit()
+    def open_turn(self, turn_id: str, conn: Connection | None = None) -> None:
+        """Record the turn as open and owned by this process (once; a turn already recorded is
+        left as it is). `conn`: inside that open transaction (a bulk write's own), else in a
+        transaction of its own."""
+        if conn is None:
+            with self.engine.begin() as own:
+                self.open_turn(turn_id, own)
+            return
+        conn.execute(_OPEN_TURN["postgresql" if is_postgresql(conn) else "sqlite"],
+                     {"turn_id": turn_id, "backend": self.backend.name, "state": "open",
+                      "started_at": _now(), "owner": owner_text(self.owner), "recovery_tries": 0})
 
     def close_turn(self, turn_id: str, state: TurnState = "committed") -> bool:
         """Close our own open turn. False when it is no longer open and ours: start-up recovery
@@ -316,16 +387,13 @@ class Journal:
 
     def _set_state(self, turn_id: str, state: TurnState, *, release: bool = False,
                    error: str | None = None) -> None:
-        with Session(self.engine) as session:
-            turn = session.get(JournalTurn, turn_id)
-            if turn is not None:
-                turn.state = state
-                turn.closed_at = _now()
-                if release:
-                    turn.owner = None
-                if error is not None:
-                    turn.last_error = error[:500]
-                session.commit()
+        values: dict[str, object] = {"state": state, "closed_at": _now()}
+        if release:
+            values["owner"] = None
+        if error is not None:
+            values["last_error"] = error[:500]
+        with self.engine.begin() as conn:
+            conn.execute(_SET_TURN.values(**values), {"b_turn": turn_id})
 
     def keep_for_recovery(self, turn_id: str, why: str) -> bool:
         """An attempt's rollback could not finish (the calendar service failed): leave our own
@@ -438,6 +506,32 @@ class Journal:
                 [{"entry": entry, **{f"b_{k}": v for k, v in completed_entry(post, event).items()}}
                  for entry, post, event in zip(entry_ids, posts, written, strict=False)])
 
+    def patch_events(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                     items: list[PatchItem], intents: list[Intent], *, send_updates: bool = False,
+                     started: list[int] | None = None,
+                     backend: CalendarBackend | None = None) -> list[Event]:
+        """A bulk write journaled: the backend's `patch_events_recorded`, with this journal's
+        entries around it (`_BulkRecord`). On a store shared with the backend (the local
+        calendar on one `DATABASE_URL`) the entries are written, already complete, in the
+        write's own transaction: both land or neither does, which is the journal's ordering
+        with nothing in between to recover. Otherwise the pre-images are committed before the
+        write and the post-images after it, as `begin_many` and `complete_many` do. `started`
+        collects the ids of entries committed before the write, even when it fails (a caller
+        undoing several writes also covers one that may have landed); a failed write is
+        `abandon`ed. `backend`: the one the caller writes through (the journal's own by
+        default)."""
+        record = _BulkRecord(self, turn_id, attempt, tool, calendar_id, items, intents)
+        try:
+            return (backend or self.backend).patch_events_recorded(calendar_id, items, record,
+                                                                   send_updates=send_updates)
+        except Exception as exc:
+            for entry in record.pending:
+                self.abandon(entry, exc)
+            raise
+        finally:
+            if started is not None:
+                started += record.ids
+
     def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
         """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have
         landed (a lost reply, a 5xx): it stays pending unless the event is provably untouched,
@@ -462,23 +556,20 @@ class Journal:
     def entries(self, turn_id: str, attempt: int | None = None,
                 states: tuple[EntryState, ...] = ("pending", "done"),
                 ids: list[int] | None = None) -> list[JournalEntry]:
-        with Session(self.engine) as session:
-            stmt = select_rows(JournalEntry).where(col(JournalEntry.turn_id) == turn_id,
-                                              col(JournalEntry.state).in_(states))
-            if ids is not None:
-                stmt = stmt.where(col(JournalEntry.id).in_(ids))
-            if attempt is not None:
-                stmt = stmt.where(col(JournalEntry.attempt) == attempt)
-            rows = session.exec(stmt.order_by(col(JournalEntry.id))).all()
-            session.expunge_all()
-            return list(rows)
+        """The turn's entries in these states (of one attempt, or these ids), oldest first: one
+        prebuilt Core query, each row made a `JournalEntry` value without an ORM session."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_SELECT_ENTRIES, {"b_turn": turn_id, "b_states": list(states)}).all()
+        wanted = set(ids) if ids is not None else None
+        return [JournalEntry.model_construct(**row._mapping) for row in rows
+                if (attempt is None or row.attempt == attempt)
+                and (wanted is None or row.id in wanted)]
 
     def last_entry_id(self) -> int:
         """The newest entry id (0 when none): a call's own entries are the ones after it."""
-        with Session(self.engine) as session:
-            row = session.exec(select(JournalEntry.id).order_by(  # type: ignore[call-overload]
-                JournalEntry.id.desc()).limit(1)).first()  # type: ignore[union-attr]
-            return int(row[0]) if row else 0
+        with self.engine.connect() as conn:
+            found = conn.execute(_LAST_ENTRY).scalar()
+        return int(found) if found is not None else 0
 
     def entries_after(self, turn_id: str, after_id: int) -> list[JournalEntry]:
         return [e for e in self.entries(turn_id) if (e.id or 0) > after_id]
