@@ -374,7 +374,7 @@ class DiesBeforeMarking(Journal):
     """The journal of a process that dies after its rollback restored the events, before it
     marked their entries."""
 
-    def _mark(self, marks):
+    def _mark(self, marks, turn=None):  # the marks, and the turn closed with them
         raise SystemExit("killed before marking")
 
 

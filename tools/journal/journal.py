@@ -32,6 +32,7 @@ from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
+from sqlalchemy.sql import Executable
 from sqlmodel import Session, col
 from sqlmodel import select as select_rows
 
@@ -108,6 +109,9 @@ _TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
 _OPEN_TURN = {"postgresql": postgresql.insert(_TURNS).on_conflict_do_nothing(),
               "sqlite": sqlite.insert(_TURNS).on_conflict_do_nothing()}
 _SET_TURN = update(_TURNS).where(_TURNS.c.turn_id == bindparam("b_turn"))
+_TURN_ROLLED_BACK = _SET_TURN.values(state="rolled_back", closed_at=bindparam("b_closed"))
+_TURN_UNFINISHED = _SET_TURN.values(state="unfinished", closed_at=bindparam("b_closed"),
+                                    owner=None, last_error=bindparam("b_error"))
 _ENTRY_COLUMNS = [column for column in _ENTRIES.c]
 _SELECT_ENTRIES = select(*_ENTRY_COLUMNS).where(
     _ENTRIES.c.turn_id == bindparam("b_turn"),
@@ -289,9 +293,11 @@ class _Group:
 
 
 def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _Group:
-    """The group of one event's rows; `Unreadable` when its first or last cannot be read."""
-    return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None],
-                  Entry.read(rows[0]), Entry.read(rows[-1]))
+    """The group of one event's rows; `Unreadable` when its first or last cannot be read (an
+    event written once has one row, read once: it is both)."""
+    first = Entry.read(rows[0])
+    return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None], first,
+                  first if len(rows) == 1 else Entry.read(rows[-1]))
 
 
 class _BulkRecord:
@@ -579,17 +585,24 @@ class Journal:
         """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
         whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
         something of ours could not be undone yet."""
-        report = self.rollback_entries(turn_id, self.entries(turn_id, attempt))
-        if attempt is None:
-            if report.complete:
-                self._set_state(turn_id, "rolled_back")
-            else:
-                self._set_state(turn_id, "unfinished", release=True, error=report.summary())
-        return report
+        return self.rollback_entries(turn_id, self.entries(turn_id, attempt),
+                                     close=attempt is None)
 
-    def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
+    @staticmethod
+    def _turn_state(turn_id: str, report: RollbackReport) -> tuple[Executable, dict[str, object]]:
+        """What a whole-turn rollback leaves its turn as: `rolled_back`, or `unfinished` and
+        released for the next start when something of ours could not be undone yet."""
+        if report.complete:
+            return _TURN_ROLLED_BACK, {"b_turn": turn_id, "b_closed": _now()}
+        return _TURN_UNFINISHED, {"b_turn": turn_id, "b_closed": _now(),
+                                  "b_error": report.summary()[:500]}
+
+    def rollback_entries(self, turn_id: str, entries: list[JournalEntry], *,
+                         close: bool = False) -> RollbackReport:
         """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
         After a failure of the calendar service the rest is left for later (`waiting`).
+        `close`: these are the whole turn's, and the turn is closed as `rollback` says, in the
+        same journal transaction as the last marks.
 
         A backend whose restores are independent (`restores_are_independent`) has every event
         read at once, restored in one `restore_many` and its entries marked in one transaction;
@@ -609,14 +622,21 @@ class Journal:
                                                "one record of this request could not be read, so "
                                                "that change was left as it is"))
         size = max(1, len(groups)) if self.backend.restores_are_independent else 1
+        marks: list[tuple[list[int], EntryState | None, str | None]] = []
         for start in range(0, len(groups), size):
             chunk = groups[start:start + size]
             outcomes = self._undo_groups(chunk)
-            self._mark([self._report(group, outcome, why, report)
-                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)])
+            marks = [self._report(group, outcome, why, report)
+                     for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
+            last = start + size >= len(groups)
             if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
                 report.waiting += len(groups) - start - len(outcomes)
+                last = True
+            self._mark(marks, self._turn_state(turn_id, report) if close and last else None)
+            if last:
                 break
+        if not groups and close:
+            self._mark([], self._turn_state(turn_id, report))
         return report
 
     @staticmethod
@@ -731,20 +751,23 @@ class Journal:
         got = self.backend.get_event(entry.calendar_id, entry.event_id)
         return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
 
-    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]]) -> None:
-        """Set the entries' state (None: keep it) and note, for every (ids, state, note), in
-        one transaction."""
+    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]],
+              turn: tuple[Executable, dict[str, object]] | None = None) -> None:
+        """Set the entries' state (None: keep it) and note, for every (ids, state, note), and
+        the turn's state when given (`_turn_state`), in one transaction."""
         rows = [{"entry": entry, "new_state": state, "new_note": note[:500] if note else None}
                 for ids, state, note in marks for entry in ids]
         setting = [r for r in rows if r["new_state"] is not None]
         keeping = [r for r in rows if r["new_state"] is None]
-        if not rows:
+        if not rows and turn is None:
             return
         with self.engine.begin() as conn:
             if setting:
                 conn.execute(_MARK_ENTRY, setting)
             if keeping:
                 conn.execute(_NOTE_ENTRY, keeping)
+            if turn is not None:
+                conn.execute(*turn)
 
     def undo_last(self) -> RollbackReport | None:
         """Roll back the newest turn whose changes still stand (None when there is none)."""
