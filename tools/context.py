@@ -75,3 +75,7 @@ class ToolContext:
     now: Callable[[], datetime] | None = None
     deleted_in_turn: int = 0
     created_in_turn: set[str] = field(default_factory=set)
+    call_memo: dict[str, Any] = field(default_factory=dict)
+    """What one call's check, confirmation and handler share, so a bulk update's events are read
+    once and its patches applied once (`tools.handlers`); emptied by the registry before and
+    after every call, so nothing read for one call is ever seen by the next."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, cast
 
 from tools.backends.base import CalendarError, EventPatch, PatchItem
 from tools.calendar.events import (
@@ -218,9 +218,15 @@ Read = dict[tuple[str, str], Event | None]
 
 
 def read_events(ctx: ToolContext, items: list[dict[str, Any]]) -> Read:
-    """The events a call's items name, one `get_events` per calendar: a bulk update's checks,
-    its confirmation and its write share this one read instead of reading each item three
-    times. Ids the backend cannot hold are not read (their check says why)."""
+    """The events a call's items name, one `get_events` per calendar, and only once per call:
+    a bulk update's check, its confirmation and its write share this one read (kept in
+    `ctx.call_memo` for these very items) instead of reading each item three times. Ids the
+    backend cannot hold are not read (their check says why). The write still carries each
+    event's version, so an edit made elsewhere after this read is a conflict, never
+    overwritten."""
+    kept = ctx.call_memo.get("read")
+    if kept is not None and (kept[0] is items or kept[0] == items):
+        return cast(Read, kept[1])
     wanted: dict[str, list[str]] = {}
     for item in items:
         event_id = item.get("event_id")
@@ -228,8 +234,10 @@ def read_events(ctx: ToolContext, items: list[dict[str, Any]]) -> Read:
             ids = wanted.setdefault(item.get("calendar_id") or ctx.calendar_id, [])
             if event_id not in ids:
                 ids.append(event_id)
-    return {(calendar_id, event_id): event for calendar_id, ids in wanted.items()
+    read = {(calendar_id, event_id): event for calendar_id, ids in wanted.items()
             for event_id, event in zip(ids, ctx.backend.get_events(calendar_id, ids), strict=True)}
+    ctx.call_memo["read"] = (items, read)
+    return read
 
 
 def _require(ctx: ToolContext, calendar_id: str, event_id: str, read: Read | None = None) -> Event:
@@ -279,9 +287,17 @@ def update_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                       cards=[EventCard("updated", updated, current)], data=updated.to_contract())
 
 
-def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> list[tuple[dict[str, Any], Event, EventPatch]]:
-    """Every item checked before any is written: (item, current, patch), naming the item."""
-    prepared: list[tuple[dict[str, Any], Event, EventPatch]] = []
+Prepared = list[tuple[dict[str, Any], Event, EventPatch, Event]]
+"""A bulk update's items checked: (item, current event, patch, the event the patch leaves)."""
+
+
+def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> Prepared:
+    """Every item checked before any is written, naming the item: its event read and its patch
+    applied once per call (the check's work is kept in `ctx.call_memo` for the handler)."""
+    kept = ctx.call_memo.get("bulk")
+    if kept is not None and kept[0] is args:
+        return cast(Prepared, kept[1])
+    prepared: Prepared = []
     seen: set[str] = set()
     read = read_events(ctx, args["updates"])
     for index, item in enumerate(args["updates"]):
@@ -289,44 +305,39 @@ def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> list[tuple[dict[str
             raise EventFieldError(f"updates[{index}].event_id", "the same event is listed twice")
         seen.add(item["event_id"])
         try:
-            prepared.append((item, *prepare_update(ctx, item, read)[:2]))
+            prepared.append((item, *prepare_update(ctx, item, read)))
         except EventFieldError as exc:
             raise EventFieldError(f"updates[{index}].{exc.field}", exc.message) from None
+    ctx.call_memo["bulk"] = (args, prepared)
     return prepared
 
 
-def _write_bulk(ctx: ToolContext, calendar_id: str, group: list[tuple[Event, EventPatch]],
+def _write_bulk(ctx: ToolContext, calendar_id: str, group: list[tuple[Event, EventPatch, Event]],
                 notify: bool, started: list[int]) -> list[tuple[Event, Event]]:
-    """One calendar's items of a bulk update: their pre-images journalled together, then one
-    `patch_events` (a single transaction on the local backend), then their post-images."""
-    items = [PatchItem(current.id, patch, current.version or None) for current, patch in group]
-    entries: list[int] = []
+    """One calendar's items of a bulk update, journaled (`Journal.patch_events`: pre-images
+    before the write, or with it in one transaction where the store allows), each written as
+    the outcome worked out when it was checked (`PatchItem.expected`) under the version it was
+    read at."""
+    items = [PatchItem(current.id, patch, current.version or None, current, expected)
+             for current, patch, expected in group]
     if ctx.journal:
-        entries = ctx.journal.begin_many(
-            ctx.turn_id, ctx.attempt, "bulk_update_calendar_events", calendar_id,
-            [(current, Intent.update(apply_patch(current, patch)), current.version or None)
-             for current, patch in group])
-        started += entries
-    try:
+        updated = ctx.journal.patch_events(
+            ctx.turn_id, ctx.attempt, "bulk_update_calendar_events", calendar_id, items,
+            [Intent.update(expected) for _, _, expected in group], send_updates=notify,
+            started=started, backend=ctx.backend)
+    else:
         updated = ctx.backend.patch_events(calendar_id, items, send_updates=notify)
-    except Exception as exc:
-        for entry in entries:
-            assert ctx.journal is not None
-            ctx.journal.abandon(entry, exc)
-        raise
-    if ctx.journal:
-        ctx.journal.complete_many(calendar_id, entries, updated)
-    return [(current, after) for (current, _), after in zip(group, updated, strict=True)]
+    return [(current, after) for (current, _, _), after in zip(group, updated, strict=True)]
 
 
 def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     prepared = _prepare_bulk(ctx, args)
     written: list[tuple[Event, Event]] = []
     entries: list[int] = []  # every item begun, the failing one included: it may have landed
-    groups: dict[tuple[str, bool], list[tuple[Event, EventPatch]]] = {}
-    for item, current, patch in prepared:
+    groups: dict[tuple[str, bool], list[tuple[Event, EventPatch, Event]]] = {}
+    for item, current, patch, expected in prepared:
         key = (item.get("calendar_id") or ctx.calendar_id, bool(item.get("notify_attendees")))
-        groups.setdefault(key, []).append((current, patch))
+        groups.setdefault(key, []).append((current, patch, expected))
     try:
         for (calendar_id, notify), group in groups.items():
             written += _write_bulk(ctx, calendar_id, group, notify, entries)

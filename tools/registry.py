@@ -244,6 +244,7 @@ class ToolRegistry:
         behaviour = self._behaviour(call)
         journal = self.ctx.journal
         mark = journal.last_entry_id() if journal is not None and spec.writes else 0
+        self.ctx.call_memo.clear()
         try:
             behaviour.check(self.ctx, call.input)
             refused = None if pre_granted else self._refusal(call, behaviour)
@@ -262,6 +263,8 @@ class ToolRegistry:
             else:
                 call.result = self._unexpected(call, mark, f"an internal error stopped this call "
                                                            f"({type(exc).__name__}: {exc})")
+        finally:
+            self.ctx.call_memo.clear()
         return call.result
 
     def _unexpected(self, call: ToolCall, mark: int, problem: str) -> ToolResult:

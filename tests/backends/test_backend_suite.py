@@ -374,7 +374,7 @@ class DiesBeforeMarking(Journal):
     """The journal of a process that dies after its rollback restored the events, before it
     marked their entries."""
 
-    def _mark(self, marks):
+    def _mark(self, marks, turn=None):  # the marks, and the turn closed with them
         raise SystemExit("killed before marking")
 
 
@@ -492,6 +492,10 @@ class EditedBeforeEachWrite:
     def patch_events(self, *args, **kwargs):
         self._edit()
         return self._backend.patch_events(*args, **kwargs)
+
+    def patch_events_recorded(self, *args, **kwargs):  # a bulk update's journaled write
+        self._edit()
+        return self._backend.patch_events_recorded(*args, **kwargs)
 
     def delete_event(self, *args, **kwargs):
         self._edit()

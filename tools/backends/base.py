@@ -10,11 +10,16 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tools.calendar.events import CalendarError, CalendarInfo, Event
 from tools.calendar.free_time import FreeBusy, busy_intervals
 from tools.calendar.patching import EventPatch
+
+if TYPE_CHECKING:  # the store imports this module's errors: names only, for the annotations
+    from sqlalchemy.engine import Connection
+
+    from tools.store.database import Store
 
 __all__ = [
     "ITEM_FAILURES",
@@ -28,7 +33,9 @@ __all__ = [
     "RestoreItem",
     "RestoreResult",
     "Snapshot",
+    "Transaction",
     "VersionConflict",
+    "WriteRecord",
     "strip_volatile",
 ]
 
@@ -84,6 +91,37 @@ class PatchItem:
     event_id: str
     patch: EventPatch
     if_match: str | None = None
+    read: Event | None = None
+    """The event as the caller read it, at the version `if_match` names."""
+    expected: Event | None = None
+    """`read` with the patch applied, worked out by the caller: a backend that finds the event
+    still exactly as `read` may write this instead of applying the patch a second time."""
+
+
+@dataclass(frozen=True)
+class Transaction:
+    """A backend's write transaction, still open, offered to whoever records the write: a
+    journal on the same store writes its entries in it, so entries and write commit together
+    or not at all."""
+
+    store: Store
+    conn: Connection
+
+
+class WriteRecord(Protocol):
+    """What records a write of several events around it (the journal): the stored records
+    before (`before`, committed before the write can land) and after (`after`)."""
+
+    def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
+        """Record the pre-images before anything is written. `within`: the write's own open
+        transaction, when the backend has one to offer. True when the record joined it (its
+        entries then commit with the write, and `after` is called inside it too); False when
+        it committed them on its own."""
+
+    def after(self, posts: list[Snapshot], written: list[Event],
+              within: Transaction | None) -> None:
+        """Record the post-images: inside the write's transaction when `before` joined it,
+        else after the write committed (`within` None)."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +205,18 @@ class CalendarBackend(abc.ABC):
         """Patch several events, in order; the events as written. On a failure it raises: a
         backend that can (local) writes nothing then, one that cannot (Google) may have written
         the items before the failing one, which the journal's entries then undo."""
+
+    def patch_events_recorded(self, calendar_id: str, items: Sequence[PatchItem],
+                              record: WriteRecord, *, send_updates: bool = False) -> list[Event]:
+        """`patch_events` with its record around it: the pre-images read and handed to
+        `record.before` (committed) before anything is written, the post-images after. This
+        default reads each side with `snapshots`; a backend with transactions (local) takes
+        both from the write's own transaction and offers it to the record. A failure raises,
+        as `patch_events` does; the record's entries then say what may have landed."""
+        record.before(self.snapshots(calendar_id, [item.event_id for item in items]), None)
+        written = self.patch_events(calendar_id, items, send_updates=send_updates)
+        record.after(self.snapshots(calendar_id, [event.id for event in written]), written, None)
+        return written
 
     @abc.abstractmethod
     def upsert_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None) -> Event:

@@ -55,7 +55,9 @@ from tools.backends.base import (
     RestoreItem,
     RestoreResult,
     Snapshot,
+    Transaction,
     VersionConflict,
+    WriteRecord,
 )
 from tools.calendar.events import (
     CalendarInfo,
@@ -210,6 +212,9 @@ _SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.stat
                                    _E.id.in_(bindparam("b_ids", expanding=True)))
 _UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
 _DELETE_ROW = delete(events_table).where(_PK)
+_AT_VERSION = and_(_PK, _E.version == bindparam("b_version"))
+_UPDATE_AT = update(events_table).where(_AT_VERSION)  # a restore: still the version it checked
+_DELETE_AT = delete(events_table).where(_AT_VERSION)
 _INSERT_ROW = insert(events_table)
 _SELECT_CALENDAR = select(calendars_table.c.id).where(calendars_table.c.id == bindparam("b_cal"))
 
@@ -242,6 +247,63 @@ def _map_the_file(dbapi_conn: Any, _record: Any) -> None:
     """Read the calendar through a memory map (shared with the OS page cache, no heap per
     connection): a month listing's row lookups cost a third less at the p95 (bench_backend)."""
     dbapi_conn.execute(_MMAP_PRAGMA)
+
+
+class _RestoreBatch:
+    """The statements of one `restore_many`, gathered per kind and run as one executemany each.
+
+    Each item is checked as it is added (`add`: its version against the one read under the
+    writer lock, which no other writer can change before the commit); each UPDATE and DELETE
+    also names that version in its WHERE clause, and when the driver counts the rows of an
+    executemany, a count short of the rows meant fails the whole transaction (nothing is
+    restored) rather than passing a row that was not written."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.keys: set[tuple[str, str]] = set()
+        self.deletes: list[dict[str, Any]] = []
+        self.inserts: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []
+
+    def add(self, item: RestoreItem, version: int | None) -> int | None:
+        """Queue the write of one snapshot over the row stored under `version` (None: no row)
+        after its version check; the row's version afterwards (None: no row)."""
+        snapshot, expected = item.snapshot, item.expected_version
+        cal, event_id = snapshot.calendar_id, snapshot.event_id
+        actual = str(version) if version is not None else None
+        if expected is not None and actual != expected:
+            raise VersionConflict(event_id, expected, actual)
+        if snapshot.record is None:
+            if version is not None:
+                self.deletes.append({**_pk(cal, event_id), "b_version": version})
+                self.keys.add((cal, event_id))
+            return None
+        record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
+        record["attendees"] = record["attendees"] or "[]"
+        fields = event_to_fields(row_to_event(
+            {**record, "calendar_id": cal, "id": event_id, "version": 0}))
+        fields.update({k: record[k] for k in _STORED_AS_GIVEN})
+        fields["version"] = 1 if version is None else version + 1
+        if version is None:
+            self.inserts.append({"calendar_id": cal, "id": event_id, **fields})
+        else:
+            self.updates.append({**_pk(cal, event_id), "b_version": version, **fields})
+        self.keys.add((cal, event_id))
+        return int(fields["version"])
+
+    def flush(self) -> None:
+        for statement, rows, counted in ((_DELETE_AT, self.deletes, True),
+                                         (_INSERT_ROW, self.inserts, False),
+                                         (_UPDATE_AT, self.updates, True)):
+            if not rows:
+                continue
+            result = self.conn.execute(statement, rows)
+            if counted and self.conn.dialect.supports_sane_multi_rowcount \
+                    and result.rowcount != len(rows):
+                raise CalendarError(f"a restore found {len(rows) - result.rowcount} row(s) "
+                                    "changed under the writer lock; nothing was restored")
+        self.keys.clear()
+        self.deletes, self.inserts, self.updates = [], [], []
 
 
 def _ids_by_calendar(items: Sequence[RestoreItem]) -> dict[str, list[str]]:
@@ -515,28 +577,61 @@ class LocalBackend(CalendarBackend):
         """Every item in one transaction: all of them are written, or (on any failure) none."""
         return self._patch_all(calendar_id, items)
 
-    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem]) -> list[Event]:
+    def patch_events_recorded(self, calendar_id: str, items: Sequence[PatchItem],
+                              record: WriteRecord, *, send_updates: bool = False) -> list[Event]:
+        """`patch_events` with its record, in the write's one transaction: the pre-images are
+        the rows this transaction read under the writer lock (no read of its own before it), and
+        the record gets them, with the transaction, before anything is written; a journal on
+        this same store writes its entries in it, so they commit with the write or not at all.
+        The post-images are the values written (no read-back: a read after the commit could
+        take another process's later write for ours)."""
+        return self._patch_all(calendar_id, items, record)
+
+    def _patch_all(self, calendar_id: str, items: Sequence[PatchItem],
+                   record: WriteRecord | None = None) -> list[Event]:
         """The items' rows read in one query and written in one executemany, in one
-        transaction."""
+        transaction. An item carrying the event it was read as (`read`, same as the row found
+        under its `if_match`) and its outcome (`expected`) is written as that outcome, not
+        patched again."""
         written: list[Event] = []
+        posts: list[Snapshot] = []
+        joined = False
         with self._writing() as conn:
+            within = Transaction(self.store, conn)
             rows = self._rows(conn, calendar_id, [item.event_id for item in items])
+            if record is not None:
+                joined = record.before([_snapshot_of(calendar_id, item.event_id,
+                                                     rows[item.event_id]._mapping
+                                                     if item.event_id in rows else None)
+                                        for item in items], within)
             params: list[dict[str, Any]] = []
+            done: set[str] = set()
             for item in items:
-                if any(event.id == item.event_id for event in written):
+                if item.event_id in done:
                     # the same event again: write what is pending, then read it anew
                     conn.execute(_UPDATE_ROW, params)
                     params = []
                     rows.update(self._rows(conn, calendar_id, [item.event_id]))
+                done.add(item.event_id)
                 version, current = self._row_for_write(conn, calendar_id, item.event_id, rows)
                 if item.if_match is not None and str(version) != str(item.if_match):
                     raise VersionConflict(item.event_id, item.if_match, str(version))
-                fields = {**event_to_fields(apply_patch(current, item.patch)), "version": version + 1}
+                after = item.expected if item.expected is not None and item.read is not None \
+                    and item.if_match is not None and (current is item.read or current == item.read) \
+                    else apply_patch(current, item.patch)
+                fields = {**event_to_fields(after), "version": version + 1}
                 params.append({**_pk(calendar_id, item.event_id), **fields})
-                written.append(row_to_event({"calendar_id": calendar_id, "id": item.event_id,
-                                             **fields}))
+                row = rows.get(item.event_id)
+                stored = {"calendar_id": calendar_id, "id": item.event_id,
+                          "turn_id": row.turn_id if row is not None else None, **fields}
+                written.append(row_to_event(stored))
+                posts.append(_snapshot_of(calendar_id, item.event_id, stored))
             if params:
                 conn.execute(_UPDATE_ROW, params)
+            if record is not None and joined:
+                record.after(posts, written, within)
+        if record is not None and not joined:
+            record.after(posts, written, None)
         return written
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,
@@ -556,9 +651,10 @@ class LocalBackend(CalendarBackend):
     def snapshots(self, calendar_id: str, event_ids: Sequence[str]) -> list[Snapshot]:
         """One query for several events (a bulk update's pre- and post-images)."""
         with self.engine.connect() as conn:
-            rows = {r["id"]: r for r in conn.execute(select(events_table).where(
-                _E.calendar_id == calendar_id, _E.id.in_(list(event_ids)))).mappings()}
-        return [_snapshot_of(calendar_id, event_id, rows.get(event_id)) for event_id in event_ids]
+            rows = self._rows(conn, calendar_id, event_ids)
+        return [_snapshot_of(calendar_id, event_id,
+                             rows[event_id]._mapping if event_id in rows else None)
+                for event_id in event_ids]
 
     def restore(self, snapshot: Snapshot, *, expected_version: str | None) -> Snapshot:
         result = self._restore_all([RestoreItem(snapshot, expected_version)])[0]
@@ -573,50 +669,33 @@ class LocalBackend(CalendarBackend):
         return self._restore_all(items)
 
     def _restore_all(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+        """The restores checked one by one against the versions read under the writer lock, then
+        written as one executemany per kind of statement (delete, insert, update), each row's
+        statement conditioned on its version once more; an event named twice flushes what is
+        pending first, so the second restore sees the first."""
         outcomes: list[Exception | None] = []
         with self._writing() as conn:
-            versions: dict[tuple[str, str], int | None] = {(cal, event_id): int(row.version)
-                        for cal, ids in _ids_by_calendar(items).items()
-                        for event_id, row in self._rows(conn, cal, ids).items()}
+            by_calendar = _ids_by_calendar(items)
+            versions: dict[tuple[str, str], int | None] = {
+                (cal, event_id): int(row.version) for cal, ids in by_calendar.items()
+                for event_id, row in self._rows(conn, cal, ids).items()}
+            batch = _RestoreBatch(conn)
             for item in items:
                 key = (item.snapshot.calendar_id, item.snapshot.event_id)
+                if key in batch.keys:
+                    batch.flush()
                 try:
-                    versions[key] = self._restore_in(conn, item, versions.get(key))
+                    versions[key] = batch.add(item, versions.get(key))
                     outcomes.append(None)
                 except ITEM_FAILURES as exc:
                     outcomes.append(exc)
-            back = {(cal, event_id): row._mapping
-                    for cal, ids in _ids_by_calendar(items).items()
+            batch.flush()
+            back = {(cal, event_id): row._mapping for cal, ids in by_calendar.items()
                     for event_id, row in self._rows(conn, cal, ids).items()}
         return [outcome if outcome is not None else _snapshot_of(
                     item.snapshot.calendar_id, item.snapshot.event_id,
                     back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
                 for item, outcome in zip(items, outcomes, strict=False)]
-
-    @staticmethod
-    def _restore_in(conn: Connection, item: RestoreItem, version: int | None) -> int | None:
-        """Write one snapshot back over the row stored under `version` (None: no row) after
-        its version check; the row's version afterwards (None: no row)."""
-        snapshot, expected = item.snapshot, item.expected_version
-        cal, event_id = snapshot.calendar_id, snapshot.event_id
-        actual = str(version) if version is not None else None
-        if expected is not None and actual != expected:
-            raise VersionConflict(event_id, expected, actual)
-        if snapshot.record is None:
-            if version is not None:
-                conn.execute(_DELETE_ROW, _pk(cal, event_id))
-            return None
-        record = {k: snapshot.record.get(k) for k in RECORD_FIELDS}
-        record["attendees"] = record["attendees"] or "[]"
-        fields = event_to_fields(row_to_event(
-            {**record, "calendar_id": cal, "id": event_id, "version": 0}))
-        fields.update({k: record[k] for k in _STORED_AS_GIVEN})
-        fields["version"] = 1 if version is None else version + 1
-        if version is None:
-            conn.execute(_INSERT_ROW, {"calendar_id": cal, "id": event_id, **fields})
-        else:
-            conn.execute(_UPDATE_ROW, {**_pk(cal, event_id), **fields})
-        return int(fields["version"])
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored row, for exact before/after comparisons in tests and benchmarks."""

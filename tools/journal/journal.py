@@ -29,6 +29,10 @@ from datetime import UTC, date, datetime
 from typing import Literal
 
 from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import configure_mappers
+from sqlalchemy.sql import Executable
 from sqlmodel import Session, col
 from sqlmodel import select as select_rows
 
@@ -36,8 +40,10 @@ from tools.backends.base import (
     CalendarBackend,
     CalendarError,
     EventNotFound,
+    PatchItem,
     RestoreItem,
     Snapshot,
+    Transaction,
     VersionConflict,
 )
 from tools.calendar.events import Event, EventFieldError
@@ -60,7 +66,7 @@ from tools.journal.entries import (
     read_snapshot,
 )
 from tools.journal.turn_owner import Owner, current_owner, is_alive
-from tools.store.database import Store
+from tools.store.database import Store, is_postgresql
 
 __all__ = ["ENTRY_STATES", "TURN_STATES", "Conflict", "Entry", "EntryState", "Intent", "IntentKind",
            "Journal", "JournalEntry", "JournalTurn", "RestoredEvent", "RollbackReport", "TurnState",
@@ -97,6 +103,20 @@ _MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values
     state=bindparam("new_state"), note=bindparam("new_note"))
 _NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     note=bindparam("new_note"))
+_TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
+# A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
+# one statement that needs no read first, and may run inside a write's own transaction.
+_OPEN_TURN = {"postgresql": postgresql.insert(_TURNS).on_conflict_do_nothing(),
+              "sqlite": sqlite.insert(_TURNS).on_conflict_do_nothing()}
+_SET_TURN = update(_TURNS).where(_TURNS.c.turn_id == bindparam("b_turn"))
+_TURN_ROLLED_BACK = _SET_TURN.values(state="rolled_back", closed_at=bindparam("b_closed"))
+_TURN_UNFINISHED = _SET_TURN.values(state="unfinished", closed_at=bindparam("b_closed"),
+                                    owner=None, last_error=bindparam("b_error"))
+_ENTRY_COLUMNS = [column for column in _ENTRIES.c]
+_SELECT_ENTRIES = select(*_ENTRY_COLUMNS).where(
+    _ENTRIES.c.turn_id == bindparam("b_turn"),
+    _ENTRIES.c.state.in_(bindparam("b_states", expanding=True))).order_by(_ENTRIES.c.id)
+_LAST_ENTRY = select(_ENTRIES.c.id).order_by(_ENTRIES.c.id.desc()).limit(1)
 
 
 # ---------------------------------------------------------------------------- words
@@ -273,9 +293,61 @@ class _Group:
 
 
 def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _Group:
-    """The group of one event's rows; `Unreadable` when its first or last cannot be read."""
-    return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None],
-                  Entry.read(rows[0]), Entry.read(rows[-1]))
+    """The group of one event's rows; `Unreadable` when its first or last cannot be read (an
+    event written once has one row, read once: it is both)."""
+    first = Entry.read(rows[0])
+    return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None], first,
+                  first if len(rows) == 1 else Entry.read(rows[-1]))
+
+
+class _BulkRecord:
+    """A bulk write's journal entries (`tools.backends.base.WriteRecord`): the pre-images, the
+    event before and the intent of each item before the write, its post-image after.
+
+    Offered the write's own transaction on the journal's store, it joins it: each entry is
+    inserted once, complete, after the write and before the commit (one statement, no pending
+    state that could outlive the write). Otherwise the entries are committed pending before the
+    write (`pending`, the ids to abandon if it fails) and completed after it."""
+
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                 items: list[PatchItem], intents: list[Intent]) -> None:
+        self.journal = journal
+        self.turn_id, self.attempt, self.tool, self.calendar_id = turn_id, attempt, tool, calendar_id
+        self.items, self.intents = items, intents
+        self.rows: list[dict[str, object]] = []
+        self.ids: list[int] = []
+        """The entries committed (or, joined, committing with the write)."""
+        self.pending: list[int] = []
+        """The entries committed before the write, to be abandoned if it fails."""
+
+    def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
+        self.rows = [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
+                               item.event_id, pre, item.read, intent, item.if_match)
+                     for item, pre, intent in zip(self.items, pres, self.intents, strict=True)]
+        if within is not None and within.store is self.journal.store:
+            return True
+        if self.rows:
+            with self.journal.engine.begin() as conn:
+                self.journal.open_turn(self.turn_id, conn)
+                self.pending = list(conn.execute(_INSERT_ENTRIES, self.rows).scalars())
+            self.ids += self.pending
+        return False
+
+    def after(self, posts: list[Snapshot], written: list[Event],
+              within: Transaction | None) -> None:
+        done = [completed_entry(post, event) for post, event in zip(posts, written, strict=True)]
+        if within is not None:
+            self.journal.open_turn(self.turn_id, within.conn)
+            self.ids += within.conn.execute(
+                _INSERT_ENTRIES, [{**row, **end} for row, end in zip(self.rows, done, strict=True)]
+            ).scalars()
+            return
+        if self.pending:
+            with self.journal.engine.begin() as conn:
+                conn.execute(_COMPLETE_ENTRY, [
+                    {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
+                    for entry, end in zip(self.pending, done, strict=True)])
+        self.pending = []
 
 
 class Journal:
@@ -287,15 +359,20 @@ class Journal:
         self.backend = backend
         self.owner = owner or current_owner()
         store.migrate("state")
+        configure_mappers()  # `entries` builds its values with `model_construct`, which needs them
 
     # ------------------------------------------------------------ turns
-    def open_turn(self, turn_id: str) -> None:
-        """Record the turn as open and owned by this process (once)."""
-        with Session(self.engine) as session:
-            if session.get(JournalTurn, turn_id) is None:
-                session.add(JournalTurn(turn_id=turn_id, backend=self.backend.name,
-                                        owner=owner_text(self.owner)))
-                session.commit()
+    def open_turn(self, turn_id: str, conn: Connection | None = None) -> None:
+        """Record the turn as open and owned by this process (once; a turn already recorded is
+        left as it is). `conn`: inside that open transaction (a bulk write's own), else in a
+        transaction of its own."""
+        if conn is None:
+            with self.engine.begin() as own:
+                self.open_turn(turn_id, own)
+            return
+        conn.execute(_OPEN_TURN["postgresql" if is_postgresql(conn) else "sqlite"],
+                     {"turn_id": turn_id, "backend": self.backend.name, "state": "open",
+                      "started_at": _now(), "owner": owner_text(self.owner), "recovery_tries": 0})
 
     def close_turn(self, turn_id: str, state: TurnState = "committed") -> bool:
         """Close our own open turn. False when it is no longer open and ours: start-up recovery
@@ -316,16 +393,13 @@ class Journal:
 
     def _set_state(self, turn_id: str, state: TurnState, *, release: bool = False,
                    error: str | None = None) -> None:
-        with Session(self.engine) as session:
-            turn = session.get(JournalTurn, turn_id)
-            if turn is not None:
-                turn.state = state
-                turn.closed_at = _now()
-                if release:
-                    turn.owner = None
-                if error is not None:
-                    turn.last_error = error[:500]
-                session.commit()
+        values: dict[str, object] = {"state": state, "closed_at": _now()}
+        if release:
+            values["owner"] = None
+        if error is not None:
+            values["last_error"] = error[:500]
+        with self.engine.begin() as conn:
+            conn.execute(_SET_TURN.values(**values), {"b_turn": turn_id})
 
     def keep_for_recovery(self, turn_id: str, why: str) -> bool:
         """An attempt's rollback could not finish (the calendar service failed): leave our own
@@ -438,6 +512,32 @@ class Journal:
                 [{"entry": entry, **{f"b_{k}": v for k, v in completed_entry(post, event).items()}}
                  for entry, post, event in zip(entry_ids, posts, written, strict=False)])
 
+    def patch_events(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                     items: list[PatchItem], intents: list[Intent], *, send_updates: bool = False,
+                     started: list[int] | None = None,
+                     backend: CalendarBackend | None = None) -> list[Event]:
+        """A bulk write journaled: the backend's `patch_events_recorded`, with this journal's
+        entries around it (`_BulkRecord`). On a store shared with the backend (the local
+        calendar on one `DATABASE_URL`) the entries are written, already complete, in the
+        write's own transaction: both land or neither does, which is the journal's ordering
+        with nothing in between to recover. Otherwise the pre-images are committed before the
+        write and the post-images after it, as `begin_many` and `complete_many` do. `started`
+        collects the ids of entries committed before the write, even when it fails (a caller
+        undoing several writes also covers one that may have landed); a failed write is
+        `abandon`ed. `backend`: the one the caller writes through (the journal's own by
+        default)."""
+        record = _BulkRecord(self, turn_id, attempt, tool, calendar_id, items, intents)
+        try:
+            return (backend or self.backend).patch_events_recorded(calendar_id, items, record,
+                                                                   send_updates=send_updates)
+        except Exception as exc:
+            for entry in record.pending:
+                self.abandon(entry, exc)
+            raise
+        finally:
+            if started is not None:
+                started += record.ids
+
     def abandon(self, entry_id: int, error: BaseException | None = None) -> None:
         """The write failed. Refused (`REFUSALS`): recorded as not applied. Otherwise it may have
         landed (a lost reply, a 5xx): it stays pending unless the event is provably untouched,
@@ -462,23 +562,20 @@ class Journal:
     def entries(self, turn_id: str, attempt: int | None = None,
                 states: tuple[EntryState, ...] = ("pending", "done"),
                 ids: list[int] | None = None) -> list[JournalEntry]:
-        with Session(self.engine) as session:
-            stmt = select_rows(JournalEntry).where(col(JournalEntry.turn_id) == turn_id,
-                                              col(JournalEntry.state).in_(states))
-            if ids is not None:
-                stmt = stmt.where(col(JournalEntry.id).in_(ids))
-            if attempt is not None:
-                stmt = stmt.where(col(JournalEntry.attempt) == attempt)
-            rows = session.exec(stmt.order_by(col(JournalEntry.id))).all()
-            session.expunge_all()
-            return list(rows)
+        """The turn's entries in these states (of one attempt, or these ids), oldest first: one
+        prebuilt Core query, each row made a `JournalEntry` value without an ORM session."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_SELECT_ENTRIES, {"b_turn": turn_id, "b_states": list(states)}).all()
+        wanted = set(ids) if ids is not None else None
+        return [JournalEntry.model_construct(**row._mapping) for row in rows
+                if (attempt is None or row.attempt == attempt)
+                and (wanted is None or row.id in wanted)]
 
     def last_entry_id(self) -> int:
         """The newest entry id (0 when none): a call's own entries are the ones after it."""
-        with Session(self.engine) as session:
-            row = session.exec(select(JournalEntry.id).order_by(  # type: ignore[call-overload]
-                JournalEntry.id.desc()).limit(1)).first()  # type: ignore[union-attr]
-            return int(row[0]) if row else 0
+        with self.engine.connect() as conn:
+            found = conn.execute(_LAST_ENTRY).scalar()
+        return int(found) if found is not None else 0
 
     def entries_after(self, turn_id: str, after_id: int) -> list[JournalEntry]:
         return [e for e in self.entries(turn_id) if (e.id or 0) > after_id]
@@ -488,17 +585,24 @@ class Journal:
         """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
         whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
         something of ours could not be undone yet."""
-        report = self.rollback_entries(turn_id, self.entries(turn_id, attempt))
-        if attempt is None:
-            if report.complete:
-                self._set_state(turn_id, "rolled_back")
-            else:
-                self._set_state(turn_id, "unfinished", release=True, error=report.summary())
-        return report
+        return self.rollback_entries(turn_id, self.entries(turn_id, attempt),
+                                     close=attempt is None)
 
-    def rollback_entries(self, turn_id: str, entries: list[JournalEntry]) -> RollbackReport:
+    @staticmethod
+    def _turn_state(turn_id: str, report: RollbackReport) -> tuple[Executable, dict[str, object]]:
+        """What a whole-turn rollback leaves its turn as: `rolled_back`, or `unfinished` and
+        released for the next start when something of ours could not be undone yet."""
+        if report.complete:
+            return _TURN_ROLLED_BACK, {"b_turn": turn_id, "b_closed": _now()}
+        return _TURN_UNFINISHED, {"b_turn": turn_id, "b_closed": _now(),
+                                  "b_error": report.summary()[:500]}
+
+    def rollback_entries(self, turn_id: str, entries: list[JournalEntry], *,
+                         close: bool = False) -> RollbackReport:
         """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
         After a failure of the calendar service the rest is left for later (`waiting`).
+        `close`: these are the whole turn's, and the turn is closed as `rollback` says, in the
+        same journal transaction as the last marks.
 
         A backend whose restores are independent (`restores_are_independent`) has every event
         read at once, restored in one `restore_many` and its entries marked in one transaction;
@@ -518,14 +622,21 @@ class Journal:
                                                "one record of this request could not be read, so "
                                                "that change was left as it is"))
         size = max(1, len(groups)) if self.backend.restores_are_independent else 1
+        marks: list[tuple[list[int], EntryState | None, str | None]] = []
         for start in range(0, len(groups), size):
             chunk = groups[start:start + size]
             outcomes = self._undo_groups(chunk)
-            self._mark([self._report(group, outcome, why, report)
-                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)])
+            marks = [self._report(group, outcome, why, report)
+                     for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
+            last = start + size >= len(groups)
             if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
                 report.waiting += len(groups) - start - len(outcomes)
+                last = True
+            self._mark(marks, self._turn_state(turn_id, report) if close and last else None)
+            if last:
                 break
+        if not groups and close:
+            self._mark([], self._turn_state(turn_id, report))
         return report
 
     @staticmethod
@@ -640,20 +751,23 @@ class Journal:
         got = self.backend.get_event(entry.calendar_id, entry.event_id)
         return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
 
-    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]]) -> None:
-        """Set the entries' state (None: keep it) and note, for every (ids, state, note), in
-        one transaction."""
+    def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]],
+              turn: tuple[Executable, dict[str, object]] | None = None) -> None:
+        """Set the entries' state (None: keep it) and note, for every (ids, state, note), and
+        the turn's state when given (`_turn_state`), in one transaction."""
         rows = [{"entry": entry, "new_state": state, "new_note": note[:500] if note else None}
                 for ids, state, note in marks for entry in ids]
         setting = [r for r in rows if r["new_state"] is not None]
         keeping = [r for r in rows if r["new_state"] is None]
-        if not rows:
+        if not rows and turn is None:
             return
         with self.engine.begin() as conn:
             if setting:
                 conn.execute(_MARK_ENTRY, setting)
             if keeping:
                 conn.execute(_NOTE_ENTRY, keeping)
+            if turn is not None:
+                conn.execute(*turn)
 
     def undo_last(self) -> RollbackReport | None:
         """Roll back the newest turn whose changes still stand (None when there is none)."""
