@@ -270,6 +270,12 @@ async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
         await settle(pilot)
         assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
         await send(pilot, "/undo")
+        dialog = await wait_for_screen(pilot, ConfirmScreen)
+        assert "Demo step" not in dialog.summary  # only the demo's scripted step says yes first
+        await pilot.press("enter")  # "No" has the focus outside the demo: Enter keeps the change
+        await settle(pilot)
+        assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
+        await send(pilot, "/undo")
         await wait_for_screen(pilot, ConfirmScreen)
         await pilot.click("#yes")
         await settle(pilot)
@@ -461,8 +467,9 @@ async def test_demo_plays_a_correct_step_a_caught_step_and_an_undo(tmp_path: Pat
             assert "Thursday, October 23, 5:00 PM" in card
             assert app.query_one("#prompt", Input).value == "/undo"
             await pilot.press("enter")
-            await wait_for_screen(pilot, ConfirmScreen)
-            await pilot.press("y")
+            dialog = await wait_for_screen(pilot, ConfirmScreen)
+            assert "Demo step: Enter undoes it" in dialog.summary
+            await pilot.press("enter")  # the banner says "Press Enter for each step": it undoes
             await settle(pilot)
             [undo] = app.query(UndoView)
             assert "Put 'Swim lesson' back on Tuesday, October 21 at 5:00 PM" in undo.plain
