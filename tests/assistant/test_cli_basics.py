@@ -185,3 +185,22 @@ def test_completion_lists_subcommands_and_settings(tmp_path):
 
     assert {"config", "completion"} <= complete("calendar-assistant co")
     assert "timezone" in complete("calendar-assistant config set ti")
+
+
+def test_ask_without_a_key_says_so_before_loading_the_agent_or_the_sdk(home):
+    """Issue 28 item 9: with no key, `ask` answered after seconds of loading the agent and the
+    model SDK. It checks the key first (in a fresh interpreter, so no other test's imports hide
+    a load)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    code = ("import sys\nfrom assistant.cli import main\nrc = main(['ask', 'add dentist friday'])\n"
+            "heavy = [m for m in ('anthropic', 'assistant.agent', 'assistant.app', 'sqlalchemy') "
+            "if m in sys.modules]\nprint(rc, heavy)")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "2 []", done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "no API key" in done.stderr
+    assert "config set api_key" in done.stderr and "Traceback" not in done.stderr
