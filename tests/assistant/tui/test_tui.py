@@ -396,6 +396,29 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
     assert (tmp_path / "config.toml").stat().st_mode & 0o777 == 0o600  # it holds a secret
 
 
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_setup_screen_at_80x24_opens_with_its_heading_and_the_key_input_in_view(
+        tmp_path: Path) -> None:
+    """Issue 28 item 5: the key input at the bottom of one scrolled column took the focus and
+    scrolled the screen past its own heading. Both must be on screen as it opens."""
+    settings = Settings(home=tmp_path, timezone=TZ, api_key=None)
+    app = CalendarApp(settings, lambda _confirm: None, needs_setup=True, animate=False)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_screen(pilot, SetupScreen)
+        await settle(pilot)
+        seen = set()
+        for y in range(24):
+            for x in range(80):
+                try:
+                    seen.add(screen.get_widget_at(x, y)[0])
+                except Exception:  # noqa: BLE001 - a cell with no widget
+                    pass
+        heading = screen.query_one(Markdown).query_one("MarkdownH1")  # "# Set up the assistant"
+        assert heading in seen, "the heading is scrolled out of view"
+        assert screen.query_one("#api-key") in seen and screen.focused is screen.query_one("#api-key")
+
+
 @pytest.mark.anyio
 async def test_escape_on_the_setup_screen_quits_with_exit_0(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
