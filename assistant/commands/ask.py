@@ -19,7 +19,7 @@ from assistant.settings import has_credentials, load_settings
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("ask", help="one guarded turn without the chat window")
-    parser.add_argument("message")
+    parser.add_argument("message", help="what to add, move or cancel, in your words")
     parser.add_argument("--json", action="store_true", help="print the turn report as JSON")
     parser.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
     parser.add_argument("--now", help="run the turn as if it were this ISO datetime (scripts, tests)")

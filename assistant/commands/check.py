@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the guard loads in `run`: every other command starts withou
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("check", help="run the guard over guard cases (JSON Lines)")
-    parser.add_argument("file", type=existing_file)
+    parser.add_argument("file", type=existing_file, help="guard cases, one JSON object a line")
     parser.add_argument("--llm", action="store_true",
                         help="live reflection calls for cases without a replayed answer")
     parser.add_argument("--explain", action="store_true",
