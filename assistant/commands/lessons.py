@@ -70,7 +70,8 @@ def _export(store: LessonStore, target: str) -> None:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"lessons --export: cannot write {target}: {exc.strerror or exc}")
-    print(f"Exported {len(store.all())} lesson(s) to {target}.", file=sys.stderr)
+    count = len(store.all())
+    print(f"Exported {count} lesson{'' if count == 1 else 's'} to {target}.", file=sys.stderr)
 
 
 def _print_table(lessons: list[Lesson]) -> None:

@@ -537,6 +537,19 @@ def test_no_outcome_for_a_turn_that_touched_nothing() -> None:
     assert describe_outcome(report, TZ) is None
 
 
+def test_a_failed_turn_names_the_doors_own_way_to_retry() -> None:
+    """Issue 28 item 6: the chat's keys (ctrl+r, /retry) mean nothing to `ask` in a shell."""
+    from assistant.report import Attempt, TurnReport
+    from assistant.tui.formatting import report_text
+
+    report = TurnReport("t", "hi", attempts=[Attempt(1)], reply="", error="The model did not answer.")
+    chat = describe_outcome(report, TZ)
+    assert chat is not None and "Press ctrl+r (or type /retry) to try again." in chat.lines
+    text = report_text(report, TZ)  # what `ask` prints
+    assert "Run the same command again to try again." in text
+    assert "ctrl+" not in text and "/retry" not in text
+
+
 @pytest.mark.anyio
 async def test_a_corrupt_calendar_file_is_a_notice_naming_the_file(tmp_path: Path) -> None:
     from assistant.tui.widgets.messages import NoticeMessage
