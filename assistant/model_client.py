@@ -49,12 +49,6 @@ def readable_error(exc: BaseException) -> ModelError:
     return ModelError(f"The model call failed: {exc}")
 
 
-def has_credentials(settings: Settings) -> bool:
-    """Whether a call can be made: a key, or a base URL pointing at a local compatible server."""
-    return bool(settings.api_key or os.environ.get("ANTHROPIC_API_KEY")
-                or os.environ.get("ANTHROPIC_BASE_URL"))
-
-
 @dataclass
 class ModelResponse:
     content: list[dict[str, Any]]

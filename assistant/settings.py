@@ -180,6 +180,14 @@ def _check_type(path: Path, key: str, value: Any, default: Any) -> None:
 
 
 
+def has_credentials(settings: Settings) -> bool:
+    """Whether a model call can be made: a key, or a base URL pointing at a local compatible
+    server. Here, not beside the model client, so a command can say "no key" before it loads the
+    model SDK (seconds of CPU on a small machine)."""
+    return bool(settings.api_key or os.environ.get("ANTHROPIC_API_KEY")
+                or os.environ.get("ANTHROPIC_BASE_URL"))
+
+
 def load_settings(home: Path | None = None) -> Settings:
     """File values, then environment values, then validation with messages naming the key."""
     settings = Settings(home=home or home_dir())

@@ -1,58 +1,125 @@
-"""`calendar-assistant agenda [--days N] [--json]`: the coming events of the configured calendar.
+"""`calendar-assistant agenda [WHEN] [--days N] [--json]`: the events of the configured calendar,
+from today or for the days WHEN names ("tomorrow", "friday", "next week", as khal and gcalcli
+users type them; read by `usage.read_days`, with the project's own resolver).
 
-The text is for family members: each event's day and time in words in the person's zone, its
-title and place, never an event id. `--json` gives the contract's event objects (section 2).
-The events come from `Services.agenda`, the same listing the chat's agenda panel shows, and the
-words from `assistant.tui.formatting`, the same sentences the chat prints.
+The text is for family members: grouped under a heading per day, each event's time in words and
+the zone named once at the top, its title and place, never an event id. `--json` gives the
+contract's event objects (section 2), unchanged by the grouping. The events come from
+`Services.agenda`, the same listing the chat's agenda panel shows, and the words from
+`tools.calendar.wording`, the same sentences the chat prints.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import date, datetime, time, timedelta
 
-from assistant.commands.usage import Subparsers, fixed_now, positive_int
+from assistant.commands.usage import Subparsers, fixed_now, positive_int, read_days, span_words
 from assistant.settings import load_settings
-from tools.calendar.events import Event, plain_text, zone
+from tools.calendar.events import Event, as_date, plain_text, zone
 
-if TYPE_CHECKING:  # loaded where used: the command line starts without them
-    pass
+DEFAULT_DAYS = 7
 
 
 def register(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser("agenda", help="print the coming events")
-    parser.add_argument("--days", type=positive_int, default=7)
-    parser.add_argument("--json", action="store_true")
+    parser = subparsers.add_parser(
+        "agenda", help="print the coming events, or those of the days you name",
+        description="Print the events of the configured calendar, grouped by day. WHEN names the "
+        "days in words, read as the chat reads them: tomorrow, friday, next week, this weekend, "
+        "nov 3, 2025-11-03. A phrase with two readings ('next friday' said on a Monday) shows "
+        "the first and says so on stderr, naming the other.")
+    parser.add_argument("when", nargs="*", metavar="WHEN",
+                        help="the day or days to list, in words (default: from today)")
+    parser.add_argument("--days", type=positive_int, default=None,
+                        help=f"how many days to list (default {DEFAULT_DAYS} from today; with WHEN, "
+                        "the days it names, or this many from its first day)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the events as a JSON list of event objects instead of words")
     parser.add_argument("--now", help="list from this ISO date or datetime instead of the clock "
                         "(naive means wall time in the configured zone)")
     parser.set_defaults(run=run)
 
 
-def agenda_lines(events: list[Event], tz_name: str) -> list[str]:
-    """One line per event: `Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St`,
-    and `  ⚠ overlaps Dentist` after a timed event that overlaps another (the guard's conflict
-    rule: all-day events overlap nothing)."""
-    from assistant.tui.formatting import when_label
+def zone_words(tz_name: str) -> str:
+    """The zone as people write it: `UTC` for `Etc/UTC`, otherwise its IANA name."""
+    return "UTC" if tz_name in ("Etc/UTC", "Etc/Universal", "Etc/Zulu", "UTC") else tz_name
+
+
+def plural(count: int, word: str) -> str:
+    """`1 day`, `3 days`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _local(value: date | datetime, event: Event, tz_name: str) -> datetime:
+    if isinstance(value, datetime):
+        return value.astimezone(zone(tz_name))
+    return datetime.combine(value, time(0), tzinfo=event.zone).astimezone(zone(tz_name))
+
+
+def listed_day(event: Event, tz_name: str, first: date) -> date:
+    """The day an event is listed under: the day it starts, or the first day shown when it
+    started before (a trip already under way)."""
+    start = as_date(event.start) if event.all_day else _local(event.start, event, tz_name).date()
+    return max(start, first)
+
+
+def time_words(event: Event, tz_name: str, day: date) -> str:
+    """The time column under a day heading: `6:00 PM – 7:30 PM`, `11:00 PM – Saturday, October 25,
+    1:00 AM`, `all day`, `all day, until Sunday, October 26`, `since Monday, October 20, 9:00 AM
+    – 5:00 PM`."""
+    from tools.calendar.wording import clock_label, day_label
+
+    if event.all_day:
+        last = as_date(event.end) - timedelta(days=1)
+        return "all day" if last <= day else f"all day, until {day_label(last)}"
+    start, end = _local(event.start, event, tz_name), _local(event.end, event, tz_name)
+    begins = clock_label(start) if start.date() == day else f"since {day_label(start.date())}, {clock_label(start)}"
+    ends = clock_label(end) if end.date() == start.date() else f"{day_label(end.date())}, {clock_label(end)}"
+    return f"{begins} – {ends}"
+
+
+def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> list[str]:
+    """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
+    dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
+    (the guard's conflict rule: all-day events overlap nothing). An event that began before
+    `first` (the first day shown) is listed under it."""
     from tools.calendar.free_time import overlapping
+    from tools.calendar.wording import day_label
+
     clashes = overlapping(events)
-    lines = []
+    by_day: dict[date, list[Event]] = {}
     for event in events:
-        place = f"  @ {plain_text(event.location)}" if event.location else ""
-        clash = ""
-        if event.id in clashes:
-            clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
-        lines.append(f"{when_label(event, tz_name)}  {plain_text(event.title)}{place}{clash}")
+        by_day.setdefault(listed_day(event, tz_name, first), []).append(event)
+    lines: list[str] = []
+    for day in sorted(by_day):
+        lines += ([""] if lines else []) + [day_label(day)]
+        for event in by_day[day]:
+            place = f"  @ {plain_text(event.location)}" if event.location else ""
+            clash = ""
+            if event.id in clashes:
+                clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
+            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}{clash}")
     return lines
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.services import build_services
     settings = load_settings()
     now = fixed_now(args.now, settings.timezone) or datetime.now(zone(settings.timezone))
+    phrase = " ".join(args.when)
+    first, days, span = now.date(), args.days or DEFAULT_DAYS, None
+    if phrase:
+        named = read_days(phrase, now, settings.timezone, "agenda")
+        if named.note:
+            print(f"calendar-assistant: {named.note}", file=sys.stderr)
+        first = named.first
+        days = args.days or (named.last - named.first).days + 1
+        span = span_words(named) if args.days is None else None
+    from assistant.services import build_services
+
+    start = datetime.combine(first, time(0), tzinfo=now.tzinfo)
     with build_services(settings) as services:
-        events = services.agenda(now, args.days)
+        events = services.agenda(start, days)
         unreadable = services.backend.skipped_series()
     for skipped in unreadable:
         print(f"calendar-assistant: warning: the repeating event '{plain_text(skipped.title)}' is "
@@ -60,8 +127,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([e.to_contract() for e in events], indent=1))
         return 0
+    from tools.calendar.wording import day_label
+
+    last = first + timedelta(days=days - 1)
+    default = first == now.date() and not phrase
     if not events:
-        print(f"No events in the next {args.days} day(s).")
-    for line in agenda_lines(events, settings.timezone):
+        print("No events " + (f"in the next {plural(days, 'day')}." if default else
+                              f"on {day_label(first)}." if days == 1 else
+                              f"from {day_label(first)} to {day_label(last)}."))
+        return 0
+    if span is None:
+        span = f"the next {plural(days, 'day')}" if default else \
+            day_label(first) if days == 1 else f"{day_label(first)} – {day_label(last)}"
+    where = f"times in {zone_words(settings.timezone)}"  # said once, not on every line
+    print(f"Times in {zone_words(settings.timezone)}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
+    print()
+    for line in agenda_lines(events, settings.timezone, first):
         print(line)
     return 0

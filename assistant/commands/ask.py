@@ -14,12 +14,12 @@ import argparse
 import json
 
 from assistant.commands.usage import Subparsers, fail, fixed_now
-from assistant.settings import load_settings
+from assistant.settings import has_credentials, load_settings
 
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("ask", help="one guarded turn without the chat window")
-    parser.add_argument("message")
+    parser.add_argument("message", help="what to add, move or cancel, in your words")
     parser.add_argument("--json", action="store_true", help="print the turn report as JSON")
     parser.add_argument("--yes", action="store_true", help="grant confirmations of destructive calls")
     parser.add_argument("--now", help="run the turn as if it were this ISO datetime (scripts, tests)")
@@ -30,15 +30,15 @@ def run(args: argparse.Namespace) -> int:
     message = " ".join(str(args.message).split())
     if not message:
         fail("ask: MESSAGE is empty: say what to add, move or cancel")
+    settings = load_settings()
+    if not has_credentials(settings):  # said before anything heavy loads: no key, no turn
+        fail("ask: no API key: set ANTHROPIC_API_KEY, or `calendar-assistant config set api_key "
+             "KEY` (or ANTHROPIC_BASE_URL for a local server)")
+    fixed = fixed_now(args.now, settings.timezone)
     # The agent and the model SDK load only here: every other command starts without them.
     from assistant.app import build_agent
-    from assistant.model_client import has_credentials
     from assistant.tui.formatting import report_text
 
-    settings = load_settings()
-    if not has_credentials(settings):
-        fail("ask: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
-    fixed = fixed_now(args.now, settings.timezone)
     agent = build_agent(settings, confirm=lambda _c: bool(args.yes),
                         now=(lambda: fixed) if fixed is not None else None, door="cli")
     with agent.services:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the guard loads in `run`: every other command starts withou
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("check", help="run the guard over guard cases (JSON Lines)")
-    parser.add_argument("file", type=existing_file)
+    parser.add_argument("file", type=existing_file, help="guard cases, one JSON object a line")
     parser.add_argument("--llm", action="store_true",
                         help="live reflection calls for cases without a replayed answer")
     parser.add_argument("--explain", action="store_true",
@@ -77,12 +77,12 @@ def _guard(live: bool) -> Guard:
 
     if not live:
         return Guard(mode="symbolic", reflect=None)
-    from assistant.model_client import has_credentials, reflection_call_from_settings  # the SDK: only when asked
-    from assistant.settings import load_settings
+    from assistant.settings import has_credentials, load_settings
 
     settings = load_settings()
-    if not has_credentials(settings):
+    if not has_credentials(settings):  # said before the SDK loads
         fail("check --llm: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)")
+    from assistant.model_client import reflection_call_from_settings  # the SDK: only when asked
     return Guard(mode="auto", reflect=reflection_call_from_settings(settings))
 
 

@@ -16,7 +16,8 @@ SHELLS = ("bash", "zsh", "fish", "tcsh", "powershell")
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("completion", help="print the shell completion script")
-    parser.add_argument("shell", nargs="?", default="bash", choices=SHELLS)
+    parser.add_argument("shell", nargs="?", default="bash", choices=SHELLS,
+                        help="the shell to complete for (default bash)")
     parser.set_defaults(run=run)
 
 

@@ -33,10 +33,10 @@ def register(subparsers: Subparsers) -> None:
     actions = parser.add_subparsers(dest="config_action", parser_class=type(parser))
     actions.add_parser("show", help="every setting and where the file is")
     get = actions.add_parser("get", help="print one setting")
-    get.add_argument("key", choices=settable_keys(), metavar="KEY")
+    get.add_argument("key", choices=settable_keys(), metavar="KEY", help="the setting (see config show)")
     put = actions.add_parser("set", help="change one setting (written to config.toml, mode 0600)")
-    put.add_argument("key", choices=settable_keys(), metavar="KEY")
-    put.add_argument("value")
+    put.add_argument("key", choices=settable_keys(), metavar="KEY", help="the setting (see config show)")
+    put.add_argument("value", help="its new value, checked before it is saved")
     parser.set_defaults(run=run)
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.commands.usage import Subparsers, fail
+from assistant.commands.usage import Days, Subparsers, fail, fixed_now, read_days
 from assistant.settings import load_settings
 from tools.calendar.events import Event, zone
 
@@ -27,16 +27,26 @@ DEFAULT_YEARS = 5
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("export", help="write the calendar to an iCalendar (.ics) file")
     parser.add_argument("file", help="the .ics file to write ('-' for standard output)")
-    parser.add_argument("--from", dest="start", type=_day, help="first day (YYYY-MM-DD)")
-    parser.add_argument("--to", dest="end", type=_day, help="last day included (YYYY-MM-DD)")
+    parser.add_argument("--from", dest="start", metavar="DAY",
+                        help="first day: YYYY-MM-DD or words such as 'next monday' (a span such as "
+                        "'next week' starts on its first day; default: five years ago)")
+    parser.add_argument("--to", dest="end", metavar="DAY",
+                        help="last day included: YYYY-MM-DD or words such as 'end of the month' (a "
+                        "span ends on its last day; default: five years ahead)")
+    parser.add_argument("--now", help="read the days as if it were this ISO date or datetime "
+                        "(naive means wall time in the configured zone)")
     parser.set_defaults(run=run)
 
 
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
+def _days(text: str | None, now: datetime, tz_name: str, option: str) -> Days | None:
+    """`--from`/`--to` read as days (`usage.read_days`); an ambiguous phrase's choice is said on
+    stderr, since the file written depends on it."""
+    if text is None:
+        return None
+    days = read_days(text, now, tz_name, f"export {option}")
+    if days.note:
+        print(f"calendar-assistant: {days.note}", file=sys.stderr)
+    return days
 
 
 def export_bytes(events: list[Event], masters: dict[str, Event], start: datetime,
@@ -61,9 +71,12 @@ def run(args: argparse.Namespace) -> int:
     from tools.ical.files import day_span
     settings = load_settings()
     tz = zone(settings.timezone)
-    today = datetime.now(tz).date()
-    first = args.start or today - timedelta(days=365 * DEFAULT_YEARS)
-    last = args.end or today + timedelta(days=365 * DEFAULT_YEARS)
+    now = fixed_now(args.now, settings.timezone) or datetime.now(tz)
+    today = now.date()
+    start_days = _days(args.start, now, settings.timezone, "--from")
+    end_days = _days(args.end, now, settings.timezone, "--to")
+    first = start_days.first if start_days else today - timedelta(days=365 * DEFAULT_YEARS)
+    last = end_days.last if end_days else today + timedelta(days=365 * DEFAULT_YEARS)
     if last < first:
         fail(f"--to {last} is before --from {first}")
     start, end = day_span(first, last, tz)
@@ -84,5 +97,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         fail(f"{args.file}: {exc.strerror or exc}")
     count = len({e.recurring_event_id or e.id for e in events})
-    print(f"Wrote {count} event(s) to {args.file}.", file=sys.stderr)
+    print(f"Wrote {count} event{'' if count == 1 else 's'} to {args.file}.", file=sys.stderr)
     return 0

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportFailed as exc:
             print(f"calendar-assistant: {mask_secrets(str(exc))}", file=sys.stderr)
             return 1
-    print(f"Imported {args.file}: {len(steps)} change(s). `calendar-assistant undo` takes "
-          "them back.")
+    count = len(steps)
+    print(f"Imported {args.file}: {count} change{'' if count == 1 else 's'}. `calendar-assistant "
+          f"undo` takes {'it' if count == 1 else 'them'} back.")
     return 0

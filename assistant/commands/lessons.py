@@ -20,10 +20,12 @@ if TYPE_CHECKING:  # loaded where used: the command line starts without them
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("lessons", help="list, resolve, forget or export lessons")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--resolve", metavar="ID", type=int)
-    parser.add_argument("--forget", metavar="ID", type=int)
-    parser.add_argument("--export", metavar="FILE")
+    parser.add_argument("--json", action="store_true", help="print the lessons as a JSON list")
+    parser.add_argument("--resolve", metavar="ID", type=int,
+                        help="mark lesson ID resolved: no longer shown to the model")
+    parser.add_argument("--forget", metavar="ID", type=int, help="delete lesson ID")
+    parser.add_argument("--export", metavar="FILE",
+                        help="write every lesson and the recurrence figure to FILE as JSON")
     parser.set_defaults(run=run)
 
 
@@ -68,7 +70,8 @@ def _export(store: LessonStore, target: str) -> None:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"lessons --export: cannot write {target}: {exc.strerror or exc}")
-    print(f"Exported {len(store.all())} lesson(s) to {target}.", file=sys.stderr)
+    count = len(store.all())
+    print(f"Exported {count} lesson{'' if count == 1 else 's'} to {target}.", file=sys.stderr)
 
 
 def _print_table(lessons: list[Lesson]) -> None:

@@ -12,8 +12,10 @@ from assistant.settings import load_settings
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("login", help="connect a Google account")
     parser.add_argument("--client-secrets", type=existing_file, help="OAuth client JSON from Google Cloud")
-    parser.add_argument("--no-browser", action="store_true")
-    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--no-browser", action="store_true",
+                        help="print the sign-in address instead of opening a browser")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the local port Google redirects to after sign-in (default: any free one)")
     parser.set_defaults(run=run)
 
 

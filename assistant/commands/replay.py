@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # loaded where used: the command line starts without them
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("replay", help="run a scripted conversation through the agent")
-    parser.add_argument("file", type=existing_file)
+    parser.add_argument("file", type=existing_file, help="a scripted conversation (JSON)")
     parser.set_defaults(run=run)
 
 

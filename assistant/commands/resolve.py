@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # loaded where used: the command line starts without them
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("resolve", help="resolve date/time phrases (JSON out)")
-    parser.add_argument("text", nargs="?")
+    parser.add_argument("text", nargs="?", help="the words to read, e.g. \"dinner next Friday at 7pm\"")
     parser.add_argument("--now", help="ISO datetime; naive means wall time in --tz (default: now)")
     parser.add_argument("--tz", help="IANA time zone (default: the configured one)")
     parser.add_argument("--batch", type=existing_file, help="JSON Lines of {text, now, tz}")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # loaded where used: the command line starts without them
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser("stats", help="what the guard did, from the turn records")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run)
 
 

@@ -116,12 +116,11 @@ class _ConfiguredModel:
     def get(self) -> ReflectionCall | None:
         with self._lock:
             if not self._decided:
-                from assistant.model_client import (
-                    has_credentials,
-                    reflection_call_from_settings,
-                )
+                from assistant.settings import has_credentials
 
-                if has_credentials(self.settings):
+                if has_credentials(self.settings):  # the SDK loads only when it can be used
+                    from assistant.model_client import reflection_call_from_settings
+
                     self._call = reflection_call_from_settings(self.settings)
                 self._decided = True
             return self._call

@@ -27,6 +27,11 @@ YES_HINTS = {"chat": "Ask again if you want it done anyway; you will be asked to
              "cli": "To do it anyway, run the same request again with --yes."}
 """How each door tells a person to say yes to a held change."""
 
+RETRY_HINTS = {"chat": "Press ctrl+r (or type /retry) to try again.",
+               "cli": "Run the same command again to try again."}
+"""How each door tells a person to try a failed turn again: the chat's keys mean nothing in a
+shell."""
+
 
 def plain(text: str) -> str:
     """A doubt or reason as a person reads it: about "the change", not "the call"."""

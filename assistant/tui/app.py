@@ -147,6 +147,8 @@ class CalendarApp(App[int]):
             action = keys.slash_action(text)
             if action is None:
                 self.notify(keys.UNKNOWN_COMMAND.format(text), severity="warning")
+            elif action == "undo" and self.demo and text in self.demo_steps:
+                self.undo_redo.undo(demo_step=True)  # the step shows an undo: Enter does it
             else:
                 await self.run_action(action)
         elif text:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from assistant.report import TurnReport
-from assistant.session.words import hold_reasons, not_verified_lines, plain
+from assistant.session.words import RETRY_HINTS, hold_reasons, not_verified_lines, plain
 from reflection.findings import Finding
 from tools.calendar.events import Event, EventCard, as_date, zone
 from tools.calendar.wording import clock_label as _clock
@@ -186,7 +186,7 @@ def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Ou
     """
     if report.error:
         return Outcome("error", None, "Something went wrong",
-                       [for_person(report.error, report), "Press ctrl+r (or type /retry) to try again."])
+                       [for_person(report.error, report), RETRY_HINTS.get(door, RETRY_HINTS["chat"])])
     unfinished = next((a for a in report.attempts if a.unfinished), None)
     if unfinished is not None and unfinished.rollback is not None:
         caught = _issues(unfinished.verdict.errors, report) if unfinished.verdict else []

@@ -30,7 +30,7 @@ DEMO_REFLECTION_MODEL = "demo-reflection-model"
 def chat_app(settings: Settings, *, animate: bool = True) -> CalendarApp:
     """The chat on the configured calendar; the setup screen first when there is no key.
     `animate` off (tests) keeps the cursor and the spinner still."""
-    from assistant.model_client import has_credentials
+    from assistant.settings import has_credentials  # not the model client: no SDK to load here
 
     def factory(confirm: ConfirmCallback) -> AgentSession:
         from assistant.app import build_agent

@@ -35,8 +35,12 @@ class UndoRedo:
         self.conversation = conversation
         self.changed = changed
 
-    def undo(self) -> None:
-        """Ask before taking back the newest change; say so plainly when there is none."""
+    def undo(self, *, demo_step: bool = False) -> None:
+        """Ask before taking back the newest change; say so plainly when there is none.
+
+        `demo_step`: the demo's scripted `/undo` step, whose dialog opens with "Yes, undo" focused
+        and says so, so Enter after Enter plays the step the banner promises (the real chat's
+        question keeps "No" focused)."""
         session = self.turns.idle_session()
         if session is None:
             return
@@ -53,7 +57,10 @@ class UndoRedo:
             if yes:
                 self._run(session, "undo", turn_id)
 
-        self.app.push_screen(ConfirmScreen("Undo the last change?", summary, yes="Yes, undo"), answered)
+        if demo_step:
+            summary += "\n\nDemo step: Enter undoes it (n or Esc keeps it)."
+        self.app.push_screen(ConfirmScreen("Undo the last change?", summary, yes="Yes, undo",
+                                           yes_focused=demo_step), answered)
 
     def redo(self) -> None:
         session = self.turns.idle_session()

@@ -83,7 +83,9 @@ def test_agenda_text_is_in_words_without_ids(home, capsys):
         end=start + timedelta(hours=1, minutes=30), timezone=PERSON_TZ, location="123 Maple St"))
     assert main(["agenda", "--now", NOW]) == 0
     text = capsys.readouterr().out
-    assert text == "Tuesday, October 21, 6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St\n"
+    assert text == (f"The next 7 days · times in {PERSON_TZ}\n\n"
+                    "Tuesday, October 21\n"
+                    "  6:00 PM – 7:30 PM  Family dinner  @ 123 Maple St\n")
     assert made.id not in text
 
 
@@ -96,7 +98,9 @@ def test_version_prints_the_installed_version(capsys):
 
 def test_agenda_on_an_empty_calendar(home, capsys):
     assert main(["agenda", "--days", "3"]) == 0
-    assert capsys.readouterr().out.strip() == "No events in the next 3 day(s)."
+    assert capsys.readouterr().out.strip() == "No events in the next 3 days."
+    assert main(["agenda", "--days", "1"]) == 0
+    assert capsys.readouterr().out.strip() == "No events in the next 1 day."
 
 
 # ----------------------------------------------------------------------------- issue 18
@@ -185,3 +189,132 @@ def test_completion_lists_subcommands_and_settings(tmp_path):
 
     assert {"config", "completion"} <= complete("calendar-assistant co")
     assert "timezone" in complete("calendar-assistant config set ti")
+
+
+def test_ask_without_a_key_says_so_before_loading_the_agent_or_the_sdk(home):
+    """Issue 28 item 9: with no key, `ask` answered after seconds of loading the agent and the
+    model SDK. It checks the key first (in a fresh interpreter, so no other test's imports hide
+    a load)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    code = ("import sys\nfrom assistant.cli import main\nrc = main(['ask', 'add dentist friday'])\n"
+            "heavy = [m for m in ('anthropic', 'assistant.agent', 'assistant.app', 'sqlalchemy') "
+            "if m in sys.modules]\nprint(rc, heavy)")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "2 []", done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "no API key" in done.stderr
+    assert "config set api_key" in done.stderr and "Traceback" not in done.stderr
+
+
+# ----------------------------------------------------------------------------- issue 28 item 7
+def _week(services) -> dict[str, Event]:
+    """Said on Monday 2025-10-20: dinner Tuesday, a trip Friday to Sunday, a late show from
+    Friday night into Saturday, swim the Thursday of next week."""
+    from datetime import date
+
+    tz = ZoneInfo(PERSON_TZ)
+    backend, cal = services.backend, services.calendar_id
+
+    def make(title: str, start, end, **kw) -> Event:
+        return backend.create_event(cal, Event(id=backend.new_event_id(), title=title, start=start,
+                                               end=end, timezone=PERSON_TZ, **kw))
+    return {
+        "dinner": make("Family dinner", datetime(2025, 10, 21, 18, 0, tzinfo=tz),
+                       datetime(2025, 10, 21, 19, 30, tzinfo=tz)),
+        "trip": make("Trip", date(2025, 10, 24), date(2025, 10, 27), all_day=True),
+        "show": make("Late show", datetime(2025, 10, 24, 23, 0, tzinfo=tz),
+                     datetime(2025, 10, 25, 1, 0, tzinfo=tz)),
+        "swim": make("Swim", datetime(2025, 10, 30, 17, 0, tzinfo=tz),
+                     datetime(2025, 10, 30, 17, 45, tzinfo=tz)),
+    }
+
+
+def test_agenda_reads_days_in_words_and_groups_by_day(home, capsys):
+    with build_services(load_settings()) as services:
+        made = _week(services)
+    assert main(["agenda", "tomorrow", "--now", NOW]) == 0
+    assert capsys.readouterr().out == (f"Times in {PERSON_TZ}\n\nTuesday, October 21\n"
+                                       "  6:00 PM – 7:30 PM  Family dinner\n")
+    assert main(["agenda", "friday", "--now", NOW]) == 0
+    assert capsys.readouterr().out == (f"Times in {PERSON_TZ}\n\nFriday, October 24\n"
+                                       "  all day, until Sunday, October 26  Trip\n"
+                                       "  11:00 PM – Saturday, October 25, 1:00 AM  Late show\n")
+    assert main(["agenda", "next", "week", "--now", NOW]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Monday, October 27 – Sunday, November 2 · times in {PERSON_TZ}\n")
+    assert "Thursday, October 30\n  5:00 PM – 5:45 PM  Swim" in out and "Trip" not in out
+    assert out.count(PERSON_TZ) == 1  # the zone is named once
+    assert main(["agenda", "--now", NOW, "--days", "14"]) == 0
+    out = capsys.readouterr().out
+    days = [line for line in out.splitlines() if line and not line.startswith(" ")][1:]
+    assert days == ["Tuesday, October 21", "Friday, October 24", "Thursday, October 30"]
+    assert main(["agenda", "--json", "this", "weekend", "--now", NOW]) == 0
+    assert [e["id"] for e in json.loads(capsys.readouterr().out)] == [made["trip"].id, made["show"].id]
+    assert main(["agenda", "on", "saturday", "--now", NOW]) == 0
+    assert "  since Friday, October 24, 11:00 PM – Saturday, October 25, 1:00 AM  Late show" in \
+        capsys.readouterr().out
+    assert main(["agenda", "wednesday", "--now", NOW]) == 0
+    assert capsys.readouterr().out == "No events on Wednesday, October 22.\n"
+
+
+def test_agenda_says_which_reading_of_an_ambiguous_day_it_shows(home, capsys):
+    """'next friday' said on a Tuesday is this Friday or the one after (CONTRACT 4): the first is
+    shown and stderr names both."""
+    with build_services(load_settings()) as services:
+        _week(services)
+    assert main(["agenda", "next friday", "--now", "2025-10-21T08:00"]) == 0
+    out, err = capsys.readouterr()
+    assert "Friday, October 24" in out and "Late show" in out
+    assert err == ("calendar-assistant: agenda: 'next friday' could be Friday, October 24 or Friday, "
+                   "October 31; showing Friday, October 24 (give the date for the other)\n")
+
+
+@pytest.mark.parametrize("words,needle", [
+    (["blah"], "cannot read 'blah' as a day"),
+    (["friday", "blah"], "cannot read 'blah' in 'friday blah'"),
+    (["3pm"], "'3pm' is a time, not a day"),
+    (["friday", "and", "monday"], "names more than one day"),
+])
+def test_agenda_words_it_cannot_read_exit_2_in_one_line(home, capsys, words, needle):
+    assert main(["agenda", *words, "--now", NOW]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_export_from_and_to_read_days_in_words(home, capsys, tmp_path):
+    with build_services(load_settings()) as services:
+        made = _week(services)
+    target = tmp_path / "out.ics"
+    assert main(["export", str(target), "--from", "next monday", "--now", NOW]) == 0
+    text = target.read_text()
+    assert "SUMMARY:Swim" in text and "SUMMARY:Family dinner" not in text
+    assert main(["export", str(target), "--from", "tomorrow", "--to", "this weekend", "--now", NOW]) == 0
+    text = target.read_text()
+    assert all(f"SUMMARY:{made[k].title}" in text for k in ("dinner", "trip", "show"))
+    assert "SUMMARY:Swim" not in text
+    assert capsys.readouterr().err.endswith("Wrote 3 events to " + str(target) + ".\n")
+    assert main(["export", str(target), "--from", "someday"]) == 2
+    assert "export --from: cannot read 'someday'" in capsys.readouterr().err
+
+
+def test_every_option_and_argument_has_help_text():
+    """`--help` explains every option of every command (hidden test hooks excepted)."""
+    import argparse
+
+    from assistant.cli import build_parser
+
+    missing = []
+
+    def walk(parser: argparse.ArgumentParser, name: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(sub, f"{name} {sub_name}")
+            elif not isinstance(action, argparse._HelpAction) and not action.help:
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    walk(build_parser(), "calendar-assistant")
+    assert missing == []

@@ -402,3 +402,53 @@ async def test_the_console_script_serves_stdio(settings: Settings) -> None:
     assert not right.is_error, text_of(right)
     added = set(events(settings)) - set(before)
     assert [events(settings)[i]["title"] for i in added] == ["Dentist"]
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_print_config_gives_a_command_a_client_can_start_without_our_path(settings: Settings) -> None:
+    """Issue 28 item 2: a client starts the server with its own PATH, which lacks the venv, so
+    the printed block must name the script by its absolute path, and that block, as printed,
+    must start a server that answers."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CALENDAR_"))}
+    env |= {"CALENDAR_ASSISTANT_HOME": str(settings.home), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([_console_script(), "mcp", "--print-config"], env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    server = json.loads(done.stdout)["mcpServers"]["calendar"]
+    assert Path(server["command"]).is_absolute() and server["args"] == ["mcp"]
+    assert server["env"] == {"CALENDAR_ASSISTANT_HOME": str(settings.home)}
+    assert f"claude mcp add --env CALENDAR_ASSISTANT_HOME={settings.home} calendar -- " \
+           f"{server['command']} mcp" in done.stderr
+    client_env = {"PATH": "/usr/bin:/bin", "CALENDAR_ASSISTANT_TIMEZONE": TZ, **server["env"]}
+    params = StdioServerParameters(command=server["command"], args=server["args"], env=client_env)
+    async with Client(params, mode="legacy") as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+    assert "create_calendar_event" in names
+
+
+def test_print_config_names_the_script_beside_this_python_when_not_run_as_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run as `python -m assistant.cli` (argv[0] is not the script) and with no PATH to search,
+    the venv's own script is named; `--http` with it is a usage error."""
+    monkeypatch.setattr(sys, "argv", ["/somewhere/cli.py"])
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.delenv("CALENDAR_ASSISTANT_HOME", raising=False)
+    assert cli_main(["mcp", "--print-config"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"mcpServers": {"calendar": {"command": str(Path(_console_script()).resolve()),
+                                                           "args": ["mcp"]}}}
+    assert "claude mcp add calendar -- " in err
+    assert cli_main(["mcp", "--print-config", "--http", "127.0.0.1:8765"]) == 2
+    assert "leave out --http" in capsys.readouterr().err
+
+
+def test_readme_gives_mcp_clients_an_absolute_path() -> None:
+    """The README's set-up works verbatim: no bare `calendar-assistant` as a client's command."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Use it from Claude Desktop"):]
+    section = section[:section.index("\n## ", 1)]
+    assert "calendar-assistant mcp --print-config" in section
+    assert '"command": "calendar-assistant"' not in section
+    assert "claude mcp add calendar -- /" in section
+    assert "claude mcp add calendar -- calendar-assistant" not in section

@@ -148,7 +148,8 @@ def test_export_writes_rrule_exdate_override_and_vtimezones(local, tmp_path: Pat
 # ----------------------------------------------------------------------------- the commands
 def test_import_command_is_one_change_that_undo_takes_back(home: Path, capsys):
     assert main(["import", str(ICS / "google.ics")]) == 0
-    assert "undo" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "undo" in said and "(s)" not in said and " changes." in said  # plurals in words
     assert main(["agenda", "--json", "--now", "2025-10-20", "--days", "30"]) == 0
     assert len(json.loads(capsys.readouterr().out)) > 3
     assert main(["undo", "--yes"]) == 0  # five events: asked first, or --yes

@@ -43,11 +43,13 @@ class SetupScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        # The input sits below the scrolled text, not inside it: focused at the end of one
+        # scrolled column, it scrolled the screen past the heading at 80x24. Here both are in view.
         with VerticalScroll(id="setup"):
             yield Markdown(SETUP_TEXT.format(config=self.config_path))
-            yield Input(placeholder="paste your API key (sk-ant-…) and press Enter", password=True,
-                        id="api-key")
-            yield Static("", id="setup-error")
+        yield Input(placeholder="paste your API key (sk-ant-…) and press Enter", password=True,
+                    id="api-key")
+        yield Static("", id="setup-error")
         yield Footer()
 
     def on_mount(self) -> None:

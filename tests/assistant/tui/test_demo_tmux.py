@@ -81,7 +81,7 @@ def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
         _wait_for(socket, session, "/undo", 10)  # step 3
         _tmux(socket, "send-keys", "-t", session, "Enter")
         _wait_for(socket, session, "Undo the last change?", 10)
-        _tmux(socket, "send-keys", "-t", session, "y")
+        _tmux(socket, "send-keys", "-t", session, "Enter")  # Enter for each step, as the banner says
         screen = _wait_for(socket, session, "Undone", 15)
         back = f"{plan.swim_day:%A}, {plan.swim_day:%B} {plan.swim_day.day} at 5:00 PM"
         assert "'Swim lesson' back on " + back in flat(screen), screen

@@ -270,6 +270,12 @@ async def test_undo_asks_then_restores_the_calendar(rig: Rig) -> None:
         await settle(pilot)
         assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
         await send(pilot, "/undo")
+        dialog = await wait_for_screen(pilot, ConfirmScreen)
+        assert "Demo step" not in dialog.summary  # only the demo's scripted step says yes first
+        await pilot.press("enter")  # "No" has the focus outside the demo: Enter keeps the change
+        await settle(pilot)
+        assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
+        await send(pilot, "/undo")
         await wait_for_screen(pilot, ConfirmScreen)
         await pilot.click("#yes")
         await settle(pilot)
@@ -390,6 +396,29 @@ async def test_setup_screen_saves_a_pasted_key(tmp_path: Path, monkeypatch: pyte
     assert (tmp_path / "config.toml").stat().st_mode & 0o777 == 0o600  # it holds a secret
 
 
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_setup_screen_at_80x24_opens_with_its_heading_and_the_key_input_in_view(
+        tmp_path: Path) -> None:
+    """Issue 28 item 5: the key input at the bottom of one scrolled column took the focus and
+    scrolled the screen past its own heading. Both must be on screen as it opens."""
+    settings = Settings(home=tmp_path, timezone=TZ, api_key=None)
+    app = CalendarApp(settings, lambda _confirm: None, needs_setup=True, animate=False)  # type: ignore[arg-type,return-value]
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_screen(pilot, SetupScreen)
+        await settle(pilot)
+        seen = set()
+        for y in range(24):
+            for x in range(80):
+                try:
+                    seen.add(screen.get_widget_at(x, y)[0])
+                except Exception:  # noqa: BLE001 - a cell with no widget
+                    pass
+        heading = screen.query_one(Markdown).query_one("MarkdownH1")  # "# Set up the assistant"
+        assert heading in seen, "the heading is scrolled out of view"
+        assert screen.query_one("#api-key") in seen and screen.focused is screen.query_one("#api-key")
+
+
 @pytest.mark.anyio
 async def test_escape_on_the_setup_screen_quits_with_exit_0(tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -461,8 +490,9 @@ async def test_demo_plays_a_correct_step_a_caught_step_and_an_undo(tmp_path: Pat
             assert "Thursday, October 23, 5:00 PM" in card
             assert app.query_one("#prompt", Input).value == "/undo"
             await pilot.press("enter")
-            await wait_for_screen(pilot, ConfirmScreen)
-            await pilot.press("y")
+            dialog = await wait_for_screen(pilot, ConfirmScreen)
+            assert "Demo step: Enter undoes it" in dialog.summary
+            await pilot.press("enter")  # the banner says "Press Enter for each step": it undoes
             await settle(pilot)
             [undo] = app.query(UndoView)
             assert "Put 'Swim lesson' back on Tuesday, October 21 at 5:00 PM" in undo.plain
@@ -505,6 +535,19 @@ def test_no_outcome_for_a_turn_that_touched_nothing() -> None:
 
     report = TurnReport("t", "hi", attempts=[Attempt(1, reply="hello")], reply="hello")
     assert describe_outcome(report, TZ) is None
+
+
+def test_a_failed_turn_names_the_doors_own_way_to_retry() -> None:
+    """Issue 28 item 6: the chat's keys (ctrl+r, /retry) mean nothing to `ask` in a shell."""
+    from assistant.report import Attempt, TurnReport
+    from assistant.tui.formatting import report_text
+
+    report = TurnReport("t", "hi", attempts=[Attempt(1)], reply="", error="The model did not answer.")
+    chat = describe_outcome(report, TZ)
+    assert chat is not None and "Press ctrl+r (or type /retry) to try again." in chat.lines
+    text = report_text(report, TZ)  # what `ask` prints
+    assert "Run the same command again to try again." in text
+    assert "ctrl+" not in text and "/retry" not in text
 
 
 @pytest.mark.anyio
