@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import cache
 from typing import Literal
 
 from sqlalchemy import bindparam, insert, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
 from sqlalchemy.sql import Executable
@@ -106,8 +106,17 @@ _NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values
 _TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
 # A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
 # one statement that needs no read first, and may run inside a write's own transaction.
-_OPEN_TURN = {"postgresql": postgresql.insert(_TURNS).on_conflict_do_nothing(),
-              "sqlite": sqlite.insert(_TURNS).on_conflict_do_nothing()}
+@cache
+def _open_turn(dialect: str) -> Executable:
+    """The statement for `dialect`, built on first use: importing SQLAlchemy's PostgreSQL dialect
+    at start costs every command ~20 ms, and a SQLite-only install never needs it."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert(_TURNS).on_conflict_do_nothing()
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite.insert(_TURNS).on_conflict_do_nothing()
 _SET_TURN = update(_TURNS).where(_TURNS.c.turn_id == bindparam("b_turn"))
 _TURN_ROLLED_BACK = _SET_TURN.values(state="rolled_back", closed_at=bindparam("b_closed"))
 _TURN_UNFINISHED = _SET_TURN.values(state="unfinished", closed_at=bindparam("b_closed"),
@@ -370,7 +379,7 @@ class Journal:
             with self.engine.begin() as own:
                 self.open_turn(turn_id, own)
             return
-        conn.execute(_OPEN_TURN["postgresql" if is_postgresql(conn) else "sqlite"],
+        conn.execute(_open_turn("postgresql" if is_postgresql(conn) else "sqlite"),
                      {"turn_id": turn_id, "backend": self.backend.name, "state": "open",
                       "started_at": _now(), "owner": owner_text(self.owner), "recovery_tries": 0})
 
