@@ -106,6 +106,12 @@ def _writes_start(call: GuardCall) -> bool:
     return any(isinstance(item, dict) and "start" in item for item in items)
 
 
+def _guarded_calls(case: GuardCase) -> dict[int, CallCheck]:
+    """A blank record for each guarded call of the case, by its position."""
+    return {i: CallCheck(i, writes_start=_writes_start(c)) for i, c in enumerate(case.tool_calls)
+            if case.catalog.is_guarded(c.name)}
+
+
 def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS) -> SymbolicResult:
     """The checks over one case. A fault inside a check never decides a verdict and never stops a
     turn: every guarded call is then left unverified (the reflection model decides, or the person
@@ -114,16 +120,16 @@ def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS
         return _check_symbolic(case, checks)
     except Exception:  # noqa: BLE001 - a checker bug must not become a verdict
         log.exception("a symbolic check failed on this case; the calls are left unverified")
-        calls = {i: CallCheck(i, unsure=["the checks could not finish"], writes_start=_writes_start(c))
-                 for i, c in enumerate(case.tool_calls) if case.catalog.is_guarded(c.name)}
+        calls = _guarded_calls(case)
+        for call in calls.values():
+            call.unsure.append("the checks could not finish")
         return SymbolicResult(calls=calls)
 
 
 def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
     reading = read_request(case.user_message, resolution, case.calendar)
-    calls = {i: CallCheck(i, writes_start=_writes_start(c)) for i, c in enumerate(case.tool_calls)
-             if case.catalog.is_guarded(c.name)}
+    calls = _guarded_calls(case)
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)
     for name, check in checks:

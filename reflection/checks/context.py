@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import cached_property
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -133,11 +134,22 @@ class CheckContext:
         write put there is gone by the end of the turn, so the outcome is judged on the later
         one alone (a model that corrects itself is not wrong; one that moves twice is caught on
         the second move)."""
-        if write.kind != "update" or write.failed:
-            return False
-        later = self.writes[self.writes.index(write) + 1:]
-        return any(w.kind == "update" and not w.failed and w.event_id == write.event_id
-                   and "start" in w.input and "end" in w.input for w in later)
+        return (write.index, write.sub) in self._superseded
+
+    @cached_property
+    def _superseded(self) -> set[tuple[int, int | None]]:
+        """The positions of the updates a later full update of the same event replaces, found in
+        one pass from the last write back (a bulk call of 200 items is asked about each one)."""
+        out: set[tuple[int, int | None]] = set()
+        rewritten: set[str] = set()  # events a later write sets both the start and the end of
+        for write in reversed(self.writes):
+            if write.kind != "update" or write.failed:
+                continue
+            if write.event_id in rewritten:
+                out.add((write.index, write.sub))
+            if "start" in write.input and "end" in write.input:
+                rewritten.add(write.event_id)
+        return out
 
     # ------------------------------------------------------------------ events
     def created_ids(self) -> set[str]:

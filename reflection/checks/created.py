@@ -16,6 +16,7 @@ from typing import Any
 
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
+from reflection.reading.request import single_days
 from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -134,23 +135,29 @@ RENAMED_TO_RE = re.compile(
     r"['\"\u2018\u201c](?P<q>[^'\"\u2018\u2019\u201c\u201d\n]{2,60}?)['\"\u2019\u201d](?=[\s,.!?;:]|$)", re.I)
 
 
+def _new_title_given(ctx: CheckContext) -> str | None:
+    """The one new title the message writes out in quotes ("rename 'Arzt' to 'Kinderarzt - Mia'")."""
+    found = [m["q"].strip() for m in RENAMED_TO_RE.finditer(ctx.reading.text)]
+    return found[0] if len(found) == 1 else None
+
+
 def renamed_as_given(ctx: CheckContext, write: WriteCall) -> bool:
     """The call's new title is the one the person wrote out in quotes, word for word (case and
     dashes aside): that title is checked, not for judgement."""
-    found = [m["q"].strip() for m in RENAMED_TO_RE.finditer(ctx.reading.text)]
-    if len(found) != 1 or write.kind != "update":
+    given = _new_title_given(ctx)
+    if given is None or write.kind != "update":
         return False
-    return _words(found[0]) == _words(str(write.written("title") or ""))
+    return _words(given) == _words(str(write.written("title") or ""))
 
 
 def check_renamed_titles(ctx: CheckContext) -> None:
     """"rename 'Arzt' to 'Kinderarzt - Mia'": the new title is written out, so every word of it
     must be in the title the call writes."""
-    found = [m["q"].strip() for m in RENAMED_TO_RE.finditer(ctx.reading.text)]
+    given = _new_title_given(ctx)
     renames = [w for w in ctx.writes if w.kind == "update" and not w.failed and "title" in w.input]
-    if len(found) != 1 or len(renames) != 1 or ctx.is_flagged(renames[0]):
+    if given is None or len(renames) != 1 or ctx.is_flagged(renames[0]):
         return
-    write, given = renames[0], found[0]
+    write = renames[0]
     title = str(write.written("title") or "")
     missing = [w for w in _words(given) if w not in GENERIC and not _said(w, set(_words(title)))]
     if missing:
@@ -311,11 +318,12 @@ def check_all_day_spans(ctx: CheckContext) -> None:
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
             continue
-        left_out = sorted(_single_days(binding.phrases) - written) if certain and len(ctx.writes) == 1 else []
+        named = single_days(binding.phrases) if certain and len(ctx.writes) == 1 else set()
+        left_out = sorted(named - written)
         if left_out:
             ctx.error(write, "date", f"the all-day event leaves out {left_out[0].isoformat()}, a day the message "
                       "names", "cover every day asked", binding.phrases[0].text,
-                      proof={"days_named": sorted(d.isoformat() for d in _single_days(binding.phrases)),
+                      proof={"days_named": sorted(d.isoformat() for d in named),
                              "days_written": sorted(d.isoformat() for d in written)})
             continue
         if not written <= allowed:
@@ -324,16 +332,6 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                       "for", "cover only the days asked", binding.phrases[0].text,
                       proof={"days_allowed": sorted(d.isoformat() for d in allowed),
                              "days_written": sorted(d.isoformat() for d in written)})
-
-
-def _single_days(phrases: list[Any]) -> set[date]:
-    """The days named one by one ("thu and fri"): phrases that each read as exactly one day."""
-    out: set[date] = set()
-    for phrase in phrases:
-        expr = phrase.expression
-        if expr is not None and len(expr.candidates) == 1 and expr.candidates[0].end is None:
-            out.add(as_date(expr.candidates[0].start))
-    return out
 
 
 _DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"

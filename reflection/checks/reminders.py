@@ -9,11 +9,11 @@ judged; with several, which one the reminder belongs to is for judgement.
 from __future__ import annotations
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.reminders import SOME_RE, asked_minutes
+from reflection.reading.reminders import SOME_RE
 
 
 def check_reminders(ctx: CheckContext) -> None:
-    asked = asked_minutes(ctx.reading.text)
+    asked = ctx.reading.reminders
     if asked is None:
         for write in _carriers(ctx):
             if write.input.get("reminders"):

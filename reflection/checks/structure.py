@@ -14,7 +14,7 @@ from reflection.checks.allowed import Allowed, slots_for
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.checks.dates import unread_date_words
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
-from reflection.reading.request import CREATE_RE, DELETE_RE, Mention
+from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, phrase_kind, single_days
 from reflection.wording import describe_day
 from tools.calendar.events import Event, as_date
 
@@ -409,17 +409,9 @@ ASK_CREATE_RE = re.compile(
 added a run-through", "the studio double booked")."""
 
 
-def _target_days(ctx: CheckContext) -> set[str]:
+def _target_days(ctx: CheckContext) -> set[date]:
     """The distinct days the message's target phrases name ("on this Wednesday and friday")."""
-    out: set[str] = set()
-    for phrase in ctx.reading.phrases:
-        expr = phrase.expression
-        if phrase.role != "target" or expr is None or expr.time_of_day_only or expr.kind == "time" \
-                or len(expr.candidates) != 1 or expr.candidates[0].end is not None:
-            continue
-        start = expr.candidates[0].start
-        out.add(str(start.date() if isinstance(start, datetime) else start))
-    return out
+    return single_days([p for p in ctx.reading.phrases if p.role == "target" and phrase_kind(p) != "time"])
 
 
 def check_half_done(ctx: CheckContext) -> None:

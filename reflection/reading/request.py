@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal
 
 from reflection.dates.resolver import Expression, Resolution
@@ -105,13 +105,13 @@ UNCOVERED_DATE_WORD_RE = re.compile(
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
-RULED_OUT_DAY_RE = re.compile(
-    r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|"
-    r"no\s+longer|can'?t|cannot)\s+(?:work|works|good|happen|do|be)\b|\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|"
-    r"fri|sat|sun)[a-z]*\s+(?:is|'s)\s+(?:out|off|no\s+good|a\s+no)\b", re.I)
+_RULED_OUT = (r"\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|no\s+longer|can'?t|cannot)\s+"
+              r"(?:work|works|good|happen|do|be)\b|\s+(?:is|'s)\s+(?:out|off|no\s+good)\b")
+RULED_OUT_AFTER_RE = re.compile(_RULED_OUT, re.I)
+"""Words after a day that rule it out ('... doesnt work anymore', '... is out'): the day is negated."""
+RULED_OUT_DAY_RE = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*(?:"
+                              + _RULED_OUT + r"|\s+(?:is|'s)\s+a\s+no\b)", re.I)
 """'sat doesnt work anymore': a day ruled out, which says nowhere the event goes."""
-RULED_OUT_AFTER_RE = re.compile(r"\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|no\s+longer|can'?t|cannot)\s+"
-                                r"(?:work|works|good|happen|do|be)\b|\s+(?:is|'s)\s+(?:out|off|no\s+good)\b", re.I)
 BETWEEN_RE = re.compile(r"\bbetween\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?\s*(?:and|&)\s*\d{1,2}", re.I)
 """'between 9 and 5': a window the start may fall anywhere in; the grammar reads no such window."""
 SPAN_FROM_DAY_RE = re.compile(
@@ -246,6 +246,7 @@ class RequestReading:
     pinned_end: bool = False              # "same end time", "keep the end"
     pinned_start: bool = False            # "keep the start", "start stays", "longer at the end"
     same_length: bool = False             # "same length"
+    reminders: list[int] | None = None    # minutes before the start asked ([] "no reminder"; None: none said)
 
     def mentions_of(self, key: str) -> list[Mention]:
         return [m for m in self.mentions if key in m.ref.keys()]
@@ -559,8 +560,20 @@ def phrase_kind(phrase: Phrase) -> str:
     return "datetime"
 
 
+def single_days(phrases: list[Phrase]) -> set[date]:
+    """The days named one by one ("thu and fri"): the phrases that each read as exactly one day
+    (one reading, no range)."""
+    out: set[date] = set()
+    for phrase in phrases:
+        expr = phrase.expression
+        if expr is not None and len(expr.candidates) == 1 and expr.candidates[0].end is None:
+            start = expr.candidates[0].start
+            out.add(start.date() if isinstance(start, datetime) else start)
+    return out
+
+
 def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase], calendar: list[Event],
-                      resolution: Resolution) -> list[Phrase]:
+                      resolution: Resolution, reminders: list[int] | None) -> list[Phrase]:
     """"push soccer tomorrow an hour later", "move friday's dinner 30 min earlier": a day said
     beside a shift of the whole event, on the day the event is now, says which event is meant;
     the shift says where it goes. Without this the day would also be a target, and no start
@@ -568,13 +581,14 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
     tz = resolution.now.tzinfo
     events = {e.id: e for e in calendar}
     swap: dict[int, Phrase] = {}
+    pinned_start = bool(PIN_START_RE.search(text))
+    reminder_only = reminders is not None and not MOVE_RE.search(text)
     for mention in mentions:
         targets = [p for p in mention.phrases if p.role == "target"]
         # a shift, an end ("make it end at 5:30") or a kept start says how it changes; a day said
         # beside one, on the event's own day, says which event ("elternabend thursday: ...")
         changes = any(p.shift is not None for p in targets) or any(p.role == "end" for p in mention.phrases) \
-            or bool(PIN_START_RE.search(text)) or asked_minutes(text) is not None  # "a reminder for soccer tmrw"
-        reminder_only = asked_minutes(text) is not None and not MOVE_RE.search(text)
+            or pinned_start or reminders is not None  # "a reminder for soccer tmrw"
         if not mention.certain or not changes or (any(phrase_kind(p) in ("time", "datetime") for p in targets)
                                                    and not reminder_only):
             continue  # "move it to 4 but keep it 2 hours": a day and a time say where it goes
@@ -657,7 +671,8 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]
-    phrases = _identifying_days(text, mentions, phrases, calendar, resolution)
+    reminders = asked_minutes(text)
+    phrases = _identifying_days(text, mentions, phrases, calendar, resolution, reminders)
     _same_amount(text, mentions, phrases)
     return RequestReading(
         text=text, resolution=resolution, mentions=mentions, unmatched=unmatched, phrases=phrases,
@@ -668,4 +683,4 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)
                              if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])],
         pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
-        same_length=bool(SAME_LENGTH_RE.search(text)))
+        same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders)
