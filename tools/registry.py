@@ -20,7 +20,7 @@ import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[import-untyped]
 
 from tools import confirmations as confirm
-from tools import handlers
+from tools import handlers, series_scope
 from tools.backends.base import CalendarError
 from tools.backends.errors import is_database_failure, service_error
 from tools.calendar.events import EventFieldError
@@ -63,13 +63,13 @@ BEHAVIOURS: Behaviours = MappingProxyType({
         handlers.create_calendar_event, check=handlers.check_create,
         destructive=confirm.create_reasons, summary=confirm.create_summary),
     "update_calendar_event": ToolBehaviour(
-        handlers.update_calendar_event, check=handlers.check_update,
+        series_scope.update_calendar_event, check=series_scope.check_update,
         destructive=confirm.update_reasons, summary=confirm.update_summary),
     "bulk_update_calendar_events": ToolBehaviour(
         handlers.bulk_update_calendar_events, check=handlers.check_bulk_update,
         destructive=confirm.bulk_update_reasons, summary=confirm.bulk_update_summary),
     "delete_calendar_event": ToolBehaviour(
-        handlers.delete_calendar_event, check=handlers.check_delete,
+        series_scope.delete_calendar_event, check=series_scope.check_delete,
         destructive=confirm.delete_reasons, summary=confirm.delete_summary),
     "get_location_info": ToolBehaviour(handlers.get_location_info),
     "get_location_suggestions": ToolBehaviour(handlers.get_location_suggestions),
