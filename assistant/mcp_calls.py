@@ -183,7 +183,8 @@ class CallRunner:
         s = self.services
         return ToolContext(backend=s.backend, journal=s.journal, calendar_id=s.calendar_id,
                            timezone=s.settings.timezone, locations=s.locations, turn_id=turn_id,
-                           attempt=1, confirm=confirm, calculate=self.calculate, now=self.now)
+                           attempt=1, confirm=confirm, calculate=self.calculate, now=self.now,
+                           calendars=s.calendars)
 
     def _registry(self, turn_id: str, confirm: Callable[[Confirmation], bool]) -> ToolRegistry:
         return ToolRegistry(self._context(turn_id, confirm), self.services.catalog,

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from assistant.settings import Settings
+from tools.fence import clean_text
 
 if TYPE_CHECKING:
     from assistant.report import Attempt
@@ -39,6 +40,9 @@ def context_block(settings: Settings, now: datetime, services: Services) -> str:
     places = "; ".join(f"{name}: {address}" for name, address in settings.places.items())
     calendars = ", ".join(f"{c.id} ({c.name})" for c in services.backend.calendars()[:10]) \
         if services.backend.name == "local" else services.calendar_id
+    if services.calendars.ids:  # several accounts: each calendar read, by id and short name
+        calendars = ", ".join(f"{c} ({clean_text(services.calendars.name(c), 60)})"
+                              for c in services.calendars.ids[:12])
     lines = [f"Now: {now:%A %Y-%m-%d %H:%M} in {settings.timezone} ({offset}).",
              f"Home address: {settings.home_address or 'not set (ask the person if needed)'}."]
     if places:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.logfile import open_log
 from assistant.settings import Settings, SettingsError
-from tools.backends.base import CalendarBackend
+from tools.backends.accounts import AccountsBackend, CalendarChoice
+from tools.backends.base import CalendarBackend, CalendarError
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
 from tools.journal.journal import Journal, RollbackReport
@@ -80,6 +81,15 @@ class Stores:
 
 
 @dataclass
+class AgendaListing:
+    """The events of an agenda, and what it could not show."""
+
+    events: list[Event]
+    skipped: list[Event]
+    unreadable: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
 class Services:
     settings: Settings
     backend: CalendarBackend
@@ -95,11 +105,34 @@ class Services:
     """The tools the model is offered and the guard reads calls by."""
     behaviours: Behaviours | None = None
     """What runs for each of them (None: the app's, `tools.registry.BEHAVIOURS`)."""
+    calendars: CalendarChoice = field(default_factory=CalendarChoice)
+    """With several accounts: the calendars read and their short names (`assistant.accounts`);
+    empty with one account, where `calendar_id` is the one calendar."""
 
     def agenda(self, now: datetime, days: int) -> list[Event]:
-        """Events from the start of today (in `now`'s zone) for `days` days."""
+        """Events from the start of today (in `now`'s zone) for `days` days, of every calendar
+        read, in order of their start."""
+        return self.agenda_listing(now, days).events
+
+    def agenda_listing(self, now: datetime, days: int) -> AgendaListing:
+        """`agenda`, with what it could not show: the repeating events left out, and each
+        calendar that could not be read (with the reason), so no door calls a day free when a
+        calendar was not read. One calendar's failure is raised, as before accounts."""
         start = datetime.combine(now.date(), time(0), tzinfo=now.tzinfo)
-        return self.backend.list_events(self.calendar_id, start, start + timedelta(days=days))
+        end = start + timedelta(days=days)
+        if not self.calendars.ids:
+            events = self.backend.list_events(self.calendar_id, start, end)
+            return AgendaListing(events, self.backend.skipped_series())
+        listing = AgendaListing([], [])
+        for calendar_id in self.calendars.ids:
+            try:
+                listing.events += self.backend.list_events(calendar_id, start, end)
+            except CalendarError as exc:
+                listing.unreadable[calendar_id] = str(exc)
+                continue
+            listing.skipped += self.backend.skipped_series()
+        listing.events.sort(key=lambda e: (e.start_instant.timestamp(), e.title))
+        return listing
 
     def close(self) -> None:
         """Close what was opened for these services: the stores, and the backend if built here."""
@@ -117,7 +150,12 @@ class Services:
 
 def build_backend(settings: Settings, stores: Stores, **options: Any) -> CalendarBackend:
     """The configured backend (a local one on `stores.calendar`, which stays the stores' to
-    close); `options` tune the Google client (retries, timeouts)."""
+    close); `options` tune the Google client (retries, timeouts). With `[[accounts]]`, one
+    backend over all of them (`assistant.accounts`)."""
+    if settings.accounts:
+        from assistant.accounts import build_accounts
+
+        return build_accounts(settings, stores, **options)
     if settings.backend == "google":
         from tools.backends.google.backend import backend_from_settings
 
@@ -158,7 +196,7 @@ def recover_turns(settings: Settings, journal: Journal, own_backend: bool,
     On Google, when the backend is ours to build, recovery runs on a second client whose retries
     are capped (`RECOVERY_RETRIES`), so a service that is down costs seconds, not minutes."""
     runner = journal
-    if own_backend and settings.backend == "google" and journal.recoverable_turns():
+    if own_backend and uses_google(settings) and journal.recoverable_turns():
         runner = Journal(journal.store, build_backend(settings, stores, **RECOVERY_RETRIES),
                          journal.owner)
     try:
@@ -169,6 +207,13 @@ def recover_turns(settings: Settings, journal: Journal, own_backend: bool,
     for report in reports:
         RECOVERY_LOG.warning(report.notice())
     return reports
+
+
+def uses_google(settings: Settings) -> bool:
+    """Whether the app talks to Google (its retries are the ones to cap at start-up)."""
+    if settings.accounts:
+        return any(account.backend == "google" for account in settings.accounts)
+    return settings.backend == "google"
 
 
 def build_services(settings: Settings, backend: CalendarBackend | None = None,
@@ -182,15 +227,24 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
         backend = backend or build_backend(settings, stores)
         settings.home.mkdir(parents=True, exist_ok=True)
         journal = Journal(stores.state, backend)
-        calendar_id = settings.calendar_id or backend.primary_calendar_id()
-        known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
-        if known is not None and calendar_id not in known:
-            raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
-        recovered = recover_turns(settings, journal, own_backend, stores) if recover else []
+        calendars = CalendarChoice()
+        if isinstance(backend, AccountsBackend):
+            # recovery first: an account that is down must not keep a killed turn's other
+            # accounts from being put back
+            recovered = recover_turns(settings, journal, own_backend, stores) if recover else []
+            from assistant.accounts import choose_calendars
+
+            calendars, calendar_id = choose_calendars(settings, backend)
+        else:
+            calendar_id = settings.calendar_id or backend.primary_calendar_id()
+            known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
+            if known is not None and calendar_id not in known:
+                raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
+            recovered = recover_turns(settings, journal, own_backend, stores) if recover else []
     except BaseException:
         if own_backend and backend is not None:
             backend.close()
         stores.close()
         raise
     return Services(settings, backend, journal, build_locations(settings), calendar_id, stores,
-                    recovered, closes_backend=own_backend)
+                    recovered, closes_backend=own_backend, calendars=calendars)

@@ -11,7 +11,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 from platformdirs import user_data_dir
@@ -20,6 +20,9 @@ from reflection.findings import GUARD_MODES, GuardMode
 from tools.calendar.events import EventFieldError, zone
 from tools.masking import mask_url, remember_secret, url_password
 from tools.store.files import write_private_file
+
+if TYPE_CHECKING:  # several accounts are read by `assistant.accounts`, loaded only when present
+    from assistant.accounts import AccountSettings
 
 CONFIG_NAME = "config.toml"
 DEFAULT_MODEL = "claude-sonnet-5-5"
@@ -90,6 +93,12 @@ class Settings:
     lessons_max_surfaced: int = 3
     database_url: str | None = None  # a SQLAlchemy URL for the whole store (CONTRACT section 9)
     theme: str = ""  # the chat's Textual theme, remembered when the person picks one
+    accounts: tuple[AccountSettings, ...] = ()
+    """`[[accounts]]` (CONTRACT section 1); empty: the settings above are the one account."""
+    calendars: tuple[str, ...] = ()
+    """With accounts: the `<account>/<calendar name>`s the assistant reads (empty: all)."""
+    default_calendar: str | None = None
+    """With accounts: the `<account>/<calendar name>` new events go to."""
 
     @property
     def config_path(self) -> Path:
@@ -193,17 +202,30 @@ def load_settings(home: Path | None = None) -> Settings:
     settings = Settings(home=home or home_dir())
     path = settings.config_path
     data = _read_config(path)
+    several = {key: data.pop(key) for key in FILE_ONLY_SETTINGS if key in data}
     known = {f.name for f in fields(Settings)}
     for key, value in data.items():
-        if key not in known or key == "home":
+        if key not in known or key == "home" or key in FILE_ONLY_SETTINGS:
             raise SettingsError(f"{path}: unknown setting {key!r}")
         _check_type(path, key, value, getattr(settings, key))
         setattr(settings, key, value)
     for env, key in _ENV.items():
         if os.environ.get(env):
             setattr(settings, key, os.environ[env])
+    if several:
+        from assistant.accounts import read_accounts
+
+        settings.accounts, settings.calendars, settings.default_calendar = \
+            read_accounts(path, several)
+        if settings.accounts and os.environ.get("CALENDAR_ASSISTANT_CALENDAR"):
+            settings.default_calendar = os.environ["CALENDAR_ASSISTANT_CALENDAR"]
     remember_secrets(settings)
     return settings.validate()
+
+
+FILE_ONLY_SETTINGS = ("accounts", "calendars", "default_calendar")
+"""Several accounts (`assistant.accounts`): tables and lists written in the file, not settings
+`config set` can change one value of."""
 
 
 SECRET_SETTINGS = ("api_key", "caldav_password")

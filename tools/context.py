@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from tools.backends.accounts import CalendarChoice
 from tools.backends.base import CalendarBackend
 from tools.calendar.events import EventCard
 from tools.journal.journal import Journal
@@ -75,6 +76,9 @@ class ToolContext:
     now: Callable[[], datetime] | None = None
     deleted_in_turn: int = 0
     created_in_turn: set[str] = field(default_factory=set)
+    calendars: CalendarChoice = field(default_factory=CalendarChoice)
+    """The calendars a listing without a calendar id reads, and their names (several accounts:
+    `tools.backends.accounts`); empty: `calendar_id` alone, as with one calendar."""
     call_memo: dict[str, Any] = field(default_factory=dict)
     """What one call's check, confirmation and handler share, so a bulk update's events are read
     once and its patches applied once (`tools.handlers`); emptied by the registry before and

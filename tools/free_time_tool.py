@@ -27,11 +27,14 @@ def _bound(ctx: ToolContext, args: dict[str, Any], field: str) -> datetime:
 
 def _calendar_names(ctx: ToolContext, calendar_ids: list[str]) -> dict[str, str]:
     """What the family calls each calendar (its id when the backend cannot say)."""
+    if all(c in ctx.calendars.names for c in calendar_ids):  # known at start: no service call
+        return {c: clean_text(ctx.calendars.names[c], 80) for c in calendar_ids}
     try:
         infos = ctx.backend.calendars()
     except Exception:  # noqa: BLE001 - names are a courtesy; the ids still identify them
         infos = []
     names = {c.id: c.name for c in infos}
+    names.update(ctx.calendars.names)  # several accounts: "Family (mom)" where names clash
     primary = next((c.name for c in infos if c.primary), None)
     if primary:
         names.setdefault(ctx.backend.primary_calendar_id(), primary)
@@ -68,7 +71,8 @@ def find_free_time(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             hours = DailyHours.parse(str(args["between"]))
         except ValueError as exc:
             raise EventFieldError("between", str(exc)) from None
-    calendar_ids = list(dict.fromkeys(args.get("calendar_ids") or [ctx.calendar_id]))
+    calendar_ids = list(dict.fromkeys(args.get("calendar_ids") or ctx.calendars.ids
+                                      or [ctx.calendar_id]))
     names = _calendar_names(ctx, calendar_ids)
     answer = ctx.backend.free_busy(calendar_ids, start, end)
     unreadable = [names[c] for c in calendar_ids if c in answer.unreadable]

@@ -19,8 +19,8 @@ from typing import Any
 import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[import-untyped]
 
+from tools import calendars_tool, handlers, series_scope
 from tools import confirmations as confirm
-from tools import handlers, series_scope
 from tools.backends.base import CalendarError
 from tools.backends.errors import is_database_failure, service_error
 from tools.calendar.events import EventFieldError
@@ -57,7 +57,8 @@ Behaviours = Mapping[str, ToolBehaviour]
 """What runs for each tool, by the name of its spec."""
 
 BEHAVIOURS: Behaviours = MappingProxyType({
-    "list_events": ToolBehaviour(handlers.list_events),
+    "list_calendars": ToolBehaviour(calendars_tool.list_calendars),
+    "list_events": ToolBehaviour(calendars_tool.list_events),
     "calculate_datetime": ToolBehaviour(handlers.calculate_datetime),
     "create_calendar_event": ToolBehaviour(
         handlers.create_calendar_event, check=handlers.check_create,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from datetime import date, datetime, time, timedelta
 
 from assistant.commands.usage import Subparsers, fixed_now, positive_int, read_days, span_words
@@ -79,11 +80,13 @@ def time_words(event: Event, tz_name: str, day: date) -> str:
     return f"{begins} – {ends}"
 
 
-def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> list[str]:
+def agenda_lines(events: list[Event], tz_name: str, first: date = date.min,
+                 calendar_names: Mapping[str, str] | None = None) -> list[str]:
     """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
     (the guard's conflict rule: all-day events overlap nothing). An event that began before
-    `first` (the first day shown) is listed under it."""
+    `first` (the first day shown) is listed under it. With `calendar_names` (an agenda over
+    several calendars) each line says whose calendar the event is on: `  (Leo)`."""
     from tools.calendar.free_time import overlapping
     from tools.calendar.wording import day_label
 
@@ -99,7 +102,11 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> l
             clash = ""
             if event.id in clashes:
                 clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
-            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}{clash}")
+            whose = ""
+            if calendar_names is not None:
+                whose = f"  ({plain_text(calendar_names.get(event.calendar_id) or event.calendar_id)})"
+            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}"
+                         f"{whose}{clash}")
     return lines
 
 
@@ -119,13 +126,20 @@ def run(args: argparse.Namespace) -> int:
 
     start = datetime.combine(first, time(0), tzinfo=now.tzinfo)
     with build_services(settings) as services:
-        events = services.agenda(start, days)
-        unreadable = services.backend.skipped_series()
-    for skipped in unreadable:
+        listing = services.agenda_listing(start, days)
+        several = len(services.calendars.ids) > 1
+        names = dict(services.calendars.names) if several else None
+    events = listing.events
+    for skipped in listing.skipped:
         print(f"calendar-assistant: warning: the repeating event '{plain_text(skipped.title)}' is "
               "not listed: its repeat rule cannot be read", file=sys.stderr)
-    if args.json:
-        print(json.dumps([e.to_contract() for e in events], indent=1))
+    for calendar_id, why in listing.unreadable.items():
+        name = names.get(calendar_id, calendar_id) if names else calendar_id
+        print(f"calendar-assistant: warning: the calendar '{plain_text(name)}' could not be read, "
+              f"so its events are not listed ({plain_text(why)})", file=sys.stderr)
+    if args.json:  # a listing over several calendars says each event's (CONTRACT section 2)
+        print(json.dumps([{**e.to_contract(), "calendar_id": e.calendar_id} if several
+                          else e.to_contract() for e in events], indent=1))
         return 0
     from tools.calendar.wording import day_label
 
@@ -142,6 +156,6 @@ def run(args: argparse.Namespace) -> int:
     where = f"times in {zone_words(settings.timezone)}"  # said once, not on every line
     print(f"Times in {zone_words(settings.timezone)}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
     print()
-    for line in agenda_lines(events, settings.timezone, first):
+    for line in agenda_lines(events, settings.timezone, first, names):
         print(line)
     return 0

@@ -17,6 +17,7 @@ from typing import Any
 
 from assistant.commands.usage import Subparsers, fail
 from assistant.settings import (
+    FILE_ONLY_SETTINGS,
     SECRET_SETTINGS,
     URL_SETTINGS,
     Settings,
@@ -41,7 +42,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def settable_keys() -> list[str]:
-    return [f.name for f in dataclasses.fields(Settings) if f.name != "home"]
+    return [f.name for f in dataclasses.fields(Settings)
+            if f.name != "home" and f.name not in FILE_ONLY_SETTINGS]
 
 
 def shown(key: str, value: Any) -> str:

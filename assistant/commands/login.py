@@ -6,7 +6,7 @@ import os
 import shutil
 
 from assistant.commands.usage import Subparsers, existing_file, fail
-from assistant.settings import load_settings
+from assistant.settings import Settings, load_settings
 
 
 def register(subparsers: Subparsers) -> None:
@@ -16,6 +16,9 @@ def register(subparsers: Subparsers) -> None:
                         help="print the sign-in address instead of opening a browser")
     parser.add_argument("--port", type=int, default=0,
                         help="the local port Google redirects to after sign-in (default: any free one)")
+    parser.add_argument("--account", metavar="NAME",
+                        help="sign in the Google account of this [[accounts]] table (its token is "
+                        "google-token-NAME.json)")
     parser.set_defaults(run=run)
 
 
@@ -38,8 +41,30 @@ def run(args: argparse.Namespace) -> int:
              "Cloud Console), or set google_client_secrets in the config")
     if not os.path.isfile(secrets):
         fail(f"login: no such file: {secrets}")
+    token_file, token_uri = account_token(settings, args.account)
     login(secrets, settings.home, open_browser=not args.no_browser and has_browser(),
-          port=args.port, token_uri=settings.google_token_uri)
-    print(f"Signed in. The token is stored in {settings.google_token_path} (readable only by you).")
-    print("Set backend = \"google\" in the config (or CALENDAR_ASSISTANT_BACKEND=google) to use it.")
+          port=args.port, token_uri=token_uri, token_file=token_file)
+    print(f"Signed in. The token is stored in {settings.home / token_file} (readable only by you).")
+    if args.account is None:
+        print("Set backend = \"google\" in the config (or CALENDAR_ASSISTANT_BACKEND=google) to use it.")
+    elif not any(a.name == args.account for a in settings.accounts):
+        print(f"Add an [[accounts]] table with name = \"{args.account}\" and backend = \"google\" "
+              "to config.toml to use it.")
     return 0
+
+
+def account_token(settings: Settings, account: str | None) -> tuple[str, str | None]:
+    """The token file and token endpoint to sign in with: the single account's, or those of
+    the `[[accounts]]` table named `account` (which must be a Google one when it is there)."""
+    from assistant.accounts import NAME_RE
+    from tools.backends.google.auth import TOKEN_FILENAME, account_token_file
+
+    if account is None:
+        return TOKEN_FILENAME, settings.google_token_uri
+    if not NAME_RE.match(account):
+        fail(f"login: --account: {account!r} is not an account name (letters, digits, '.', '_', '-')")
+    table = next((a for a in settings.accounts if a.name == account), None)
+    if table is not None and table.backend != "google":
+        fail(f"login: the account {account!r} is a {table.backend} account, not a Google one")
+    token_uri = (table.google_token_uri if table is not None else None) or settings.google_token_uri
+    return account_token_file(account), token_uri

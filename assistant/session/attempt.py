@@ -112,7 +112,7 @@ class GuardedAttempt:
         return ToolContext(backend=s.backend, journal=s.journal, calendar_id=s.calendar_id,
                            timezone=s.settings.timezone, locations=s.locations,
                            turn_id=self.turn_id, attempt=self.number, confirm=confirm,
-                           calculate=self.calculate, now=self.now)
+                           calculate=self.calculate, now=self.now, calendars=s.calendars)
 
     # ------------------------------------------------------------------ open, run
     def open(self) -> None:

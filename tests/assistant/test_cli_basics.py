@@ -24,9 +24,9 @@ def test_tools_prints_the_tool_definitions(home, capsys):
     out = capsys.readouterr().out
     assert json.loads(out) == tool_definitions()
     names = [t["name"] for t in json.loads(out)]
-    assert names == ["list_events", "calculate_datetime", "create_calendar_event", "update_calendar_event",
-                     "bulk_update_calendar_events", "delete_calendar_event", "get_location_info",
-                     "get_location_suggestions", "find_free_time"]
+    assert names == ["list_calendars", "list_events", "calculate_datetime", "create_calendar_event",
+                     "update_calendar_event", "bulk_update_calendar_events", "delete_calendar_event",
+                     "get_location_info", "get_location_suggestions", "find_free_time"]
     assert all(set(t) == {"name", "description", "input_schema"} for t in json.loads(out))
 
 

@@ -49,8 +49,16 @@ class LoginRequired(CalendarError):
         super().__init__(message)
 
 
-def token_path(home_dir: Path | str) -> Path:
-    return Path(home_dir) / TOKEN_FILENAME
+def token_path(home_dir: Path | str, token_file: str = TOKEN_FILENAME) -> Path:
+    """Where a sign-in is kept: `google-token.json` in the home dir, or, for one account of
+    several (`[[accounts]]`), that account's own `google-token-<name>.json` beside it."""
+    return Path(home_dir) / token_file
+
+
+def account_token_file(account: str) -> str:
+    """The token file of the Google account named `account` in `[[accounts]]`: one file per
+    account, so signing in to one never replaces another's grant."""
+    return f"google-token-{account}.json"
 
 
 def resolve_token_uri(token_uri: str | None = None) -> str:
@@ -59,21 +67,22 @@ def resolve_token_uri(token_uri: str | None = None) -> str:
 
 
 # ---------------------------------------------------------------------- token file
-def save_credentials(credentials: Credentials, home_dir: Path | str) -> Path:
+def save_credentials(credentials: Credentials, home_dir: Path | str,
+                     token_file: str = TOKEN_FILENAME) -> Path:
     """Write the token atomically with mode 0600 (`tools.store.files.write_private_file`): never
     readable by others, not even for a moment, and never half-written."""
     home = Path(home_dir)
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
-    target = token_path(home)
+    target = token_path(home, token_file)
     text = credentials.to_json()  # type: ignore[no-untyped-call]  # unannotated in google-auth
     write_private_file(target, text, prefix=".google-token-")
     return target
 
 
-def delete_token(home_dir: Path | str) -> bool:
+def delete_token(home_dir: Path | str, token_file: str = TOKEN_FILENAME) -> bool:
     """Remove the stored token; True when there was one."""
     try:
-        token_path(home_dir).unlink()
+        token_path(home_dir, token_file).unlink()
         return True
     except FileNotFoundError:
         return False
@@ -96,9 +105,10 @@ def tighten_token_file(path: Path) -> bool:
     return True
 
 
-def load_credentials(home_dir: Path | str, *, token_uri: str | None = None) -> Credentials:
+def load_credentials(home_dir: Path | str, *, token_uri: str | None = None,
+                     token_file: str = TOKEN_FILENAME) -> Credentials:
     """The stored credentials, bound to the configured token endpoint (not the file's)."""
-    path = token_path(home_dir)
+    path = token_path(home_dir, token_file)
     tighten_token_file(path)
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
@@ -167,16 +177,20 @@ class TokenManager:
     """
 
     def __init__(self, credentials: Credentials, home_dir: Path | str | None,
-                 request: google_auth_transport.Request | None = None) -> None:
+                 request: google_auth_transport.Request | None = None,
+                 token_file: str = TOKEN_FILENAME) -> None:
         self.credentials = credentials
         self.home_dir = Path(home_dir) if home_dir is not None else None
+        self.token_file = token_file
         self._request = request or HttpxAuthRequest()
         self._lock = threading.Lock()
 
     @classmethod
     def from_home(cls, home_dir: Path | str, *, token_uri: str | None = None,
-                  request: google_auth_transport.Request | None = None) -> TokenManager:
-        return cls(load_credentials(home_dir, token_uri=token_uri), home_dir, request)
+                  request: google_auth_transport.Request | None = None,
+                  token_file: str = TOKEN_FILENAME) -> TokenManager:
+        return cls(load_credentials(home_dir, token_uri=token_uri, token_file=token_file),
+                   home_dir, request, token_file)
 
     def authorization(self) -> str:
         """The `Authorization` header value, refreshed first if the token has (nearly) expired."""
@@ -200,13 +214,13 @@ class TokenManager:
         except google_auth_exceptions.RefreshError as exc:
             if is_invalid_grant(exc):
                 if self.home_dir is not None:
-                    delete_token(self.home_dir)
+                    delete_token(self.home_dir, self.token_file)
                 raise LoginRequired() from exc
             raise service_error("google", exc, "renew the sign-in") from exc
         except google_auth_exceptions.TransportError as exc:
             raise service_error("google", exc, "renew the sign-in") from exc
         if self.home_dir is not None:
-            save_credentials(self.credentials, self.home_dir)
+            save_credentials(self.credentials, self.home_dir, self.token_file)
 
 
 # ---------------------------------------------------------------------- login / logout
@@ -254,7 +268,7 @@ def _client_config(client_secrets_file: Path | str, token_uri: str | None,
 def login(client_secrets_file: Path | str, home_dir: Path | str, *, open_browser: bool,
           port: int = 0, token_uri: str | None = None, auth_uri: str | None = None,
           on_url: Callable[[str], None] | None = None, timeout_seconds: int | None = 300,
-          print_fn: Callable[[str], None] = print) -> Credentials:
+          print_fn: Callable[[str], None] = print, token_file: str = TOKEN_FILENAME) -> Credentials:
     """Run the installed-app OAuth flow (PKCE, loopback redirect) and store the token.
 
     Without a browser (`open_browser=False`, e.g. over SSH) it prints the URL and how to forward
@@ -294,17 +308,17 @@ def login(client_secrets_file: Path | str, home_dir: Path | str, *, open_browser
             timeout_seconds=timeout_seconds, access_type="offline", prompt="consent")
     if not credentials.refresh_token:
         raise CalendarError("Google did not return a refresh token; run login again.")
-    save_credentials(credentials, home_dir)
+    save_credentials(credentials, home_dir, token_file)
     return credentials
 
 
 def logout(home_dir: Path | str, *, revoke: bool = False, revoke_uri: str = GOOGLE_REVOKE_URI,
-           client: httpx.Client | None = None) -> bool:
+           client: httpx.Client | None = None, token_file: str = TOKEN_FILENAME) -> bool:
     """Forget the stored sign-in; with `revoke`, also ask Google to revoke the grant (best effort).
 
     Returns True when a token was stored. Revocation failing never keeps the local token.
     """
-    path = token_path(home_dir)
+    path = token_path(home_dir, token_file)
     if revoke and path.exists():
         try:
             info = json.loads(path.read_text(encoding="utf-8"))
@@ -314,4 +328,4 @@ def logout(home_dir: Path | str, *, revoke: bool = False, revoke_uri: str = GOOG
                 http.post(revoke_uri, data={"token": token})
         except (OSError, ValueError, httpx.HTTPError):
             pass
-    return delete_token(home_dir)
+    return delete_token(home_dir, token_file)

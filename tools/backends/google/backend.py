@@ -45,7 +45,7 @@ from tools.backends.base import (
     VersionConflict,
 )
 from tools.backends.errors import LOG, service_error
-from tools.backends.google.auth import TokenManager
+from tools.backends.google.auth import TOKEN_FILENAME, TokenManager
 from tools.backends.google.events import (
     event_body,
     event_from_google,
@@ -597,9 +597,10 @@ def _with_slash(url: str) -> str:
 
 def backend_from_settings(home_dir: Path | str, *, api_endpoint: str | None = None,
                           token_uri: str | None = None, calendar_id: str | None = None,
-                          **options: Any) -> GoogleBackend:
-    """A backend signed in with the token stored in `home_dir` (raises LoginRequired without one)."""
-    tokens = TokenManager.from_home(home_dir, token_uri=token_uri)
+                          token_file: str = TOKEN_FILENAME, **options: Any) -> GoogleBackend:
+    """A backend signed in with the token stored in `home_dir` (raises LoginRequired without
+    one); `token_file`: the file of one account of several (`auth.account_token_file`)."""
+    tokens = TokenManager.from_home(home_dir, token_uri=token_uri, token_file=token_file)
     return GoogleBackend(tokens, api_endpoint=api_endpoint, calendar_id=calendar_id or "primary",
                          **options)
 

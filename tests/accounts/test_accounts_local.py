@@ -1,0 +1,222 @@
+"""Several accounts on this machine (issue 27): two local accounts, four calendars. The same
+behaviours on Google and CalDAV are `test_family_accounts.py` (slow: they need the servers).
+
+What is held here: a listing without a calendar reads every chosen calendar and says each event's
+calendar; `list_calendars` gives each calendar's facts; `find_free_time` across calendars names
+the one it could not read and never calls its time free; a turn that wrote on two accounts is
+one change, rolled back exactly (each account's records as before) by the turn's rollback and by
+`undo`; the `calendars` and `agenda` commands say whose calendar in words; the single-account
+settings are unchanged."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from family_support import NOW, calendar_of, context, local_family, records, seed
+
+from assistant.cli import main
+from assistant.services import build_services
+from assistant.settings import load_settings
+from tools.backends.accounts import AccountsBackend
+from tools.backends.base import CalendarError
+from tools.context import ToolCall
+from tools.registry import ToolRegistry
+
+
+@pytest.fixture
+def family(home: Path) -> Path:
+    local_family(home)
+    return home
+
+
+def run(registry: ToolRegistry, name: str, args: dict[str, Any]) -> Any:
+    result = registry.run(ToolCall("1", name, args))
+    assert not result.is_error, result.text
+    return result
+
+
+def test_listing_without_a_calendar_reads_every_chosen_calendar(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        registry = ToolRegistry(context(services, "turn-read"))
+        result = run(registry, "list_events", {"start": "2025-10-20", "end": "2025-10-27"})
+    listed = {e["title"]: e["calendar_id"] for e in result.data["events"]}
+    assert listed == {title: cal for title, (cal, _) in made.items()}
+    assert [e["title"] for e in result.data["events"]] == ["Mom's dentist", "Dentist", "Piano", "Leo's swim"]
+    rows = result.text.splitlines()
+    assert any("Piano" in row and row.endswith("| on Leo") for row in rows), result.text
+    assert "calendar_id 'home/leo'" in result.text  # the head says which id to write with
+
+
+def test_one_calendar_named_is_listed_as_before(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        registry = ToolRegistry(context(services, "turn-read"))
+        leo = made["Piano"][0]
+        result = run(registry, "list_events", {"start": "2025-10-20", "end": "2025-10-27",
+                                               "calendar_id": leo})
+    assert [e["title"] for e in result.data["events"]] == ["Piano"]
+
+
+def test_list_calendars_gives_each_calendar_with_its_account(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        result = run(ToolRegistry(context(services, "t")), "list_calendars", {})
+    facts = {c["name"]: c for c in result.data["calendars"]}
+    assert set(facts) == {"Family", "Leo", "Dad", "Mom"}
+    assert facts["Family"] == {"id": "home/primary", "name": "Family", "primary": True,
+                               "writable": True, "account": "home"}
+    assert facts["Dad"]["account"] == "work" and facts["Dad"]["owner"] == "Sam"
+    assert not facts["Leo"]["primary"]
+
+
+def test_a_calendar_not_chosen_is_not_listed(home: Path) -> None:
+    text = local_family(home).read_text().replace(', "work/Mom"]', "]")
+    (home / "config.toml").write_text(text)
+    with build_services(load_settings()) as services:
+        seed_ids = {c for c in services.calendars.ids}
+        result = run(ToolRegistry(context(services, "t")), "list_events",
+                     {"start": "2025-10-20", "end": "2025-10-27"})
+    assert "work/mom" not in seed_ids and len(seed_ids) == 3
+    assert "Mom" not in result.text
+
+
+class _Down(Exception):
+    pass
+
+
+def test_free_time_names_a_calendar_it_could_not_read(family: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with build_services(load_settings()) as services:
+        seed(services)
+        backend = services.backend
+        assert isinstance(backend, AccountsBackend)
+        work = backend.accounts["work"].backend
+        real = work.list_events
+
+        def failing(calendar_id: str, *args: Any, **kwargs: Any) -> Any:
+            if calendar_id == "mom":
+                raise CalendarError("The CalDAV server could not be reached")
+            return real(calendar_id, *args, **kwargs)
+
+        monkeypatch.setattr(work, "list_events", failing)
+        registry = ToolRegistry(context(services, "t"))
+        free = run(registry, "find_free_time", {"start": "2025-10-23T09:00:00", "end": "2025-10-23T18:00:00",
+                                                "duration_minutes": 60})
+        listing = run(registry, "list_events", {"start": "2025-10-20", "end": "2025-10-27"})
+    assert free.data["unreadable"] == ["Mom"]
+    assert set(free.data["checked"]) == {"Family", "Leo", "Dad"}
+    # busy on the calendars read: 15:00 to 18:00 (dentist, piano, swim) is not free
+    assert [s["start"] for s in free.data["slots"]] == ["2025-10-23T09:00:00-07:00"]
+    assert "NOT CHECKED" in free.text and "Mom" in free.text
+    assert "NOT READ: Mom" in listing.text
+    assert "Mom's dentist" not in listing.text
+
+
+def test_free_time_for_the_calendars_named(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        registry = ToolRegistry(context(services, "t"))
+        leo, mom = made["Piano"][0], made["Mom's dentist"][0]
+        free = run(registry, "find_free_time", {"start": "2025-10-23T09:00:00", "end": "2025-10-23T18:00:00",
+                                                "duration_minutes": 60, "calendar_ids": [leo, mom]})
+    assert set(free.data["checked"]) == {"Leo", "Mom"}
+    assert [(s["start"], s["end"]) for s in free.data["slots"]] == [
+        ("2025-10-23T09:00:00-07:00", "2025-10-23T11:00:00-07:00"),
+        ("2025-10-23T12:00:00-07:00", "2025-10-23T16:00:00-07:00"),
+        ("2025-10-23T17:00:00-07:00", "2025-10-23T18:00:00-07:00")]
+
+
+def test_a_turn_across_two_accounts_is_one_change_rolled_back_exactly(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        before = records(services)
+        registry = ToolRegistry(context(services, "turn-both"))
+        swim_cal, swim = made["Leo's swim"]
+        dentist_cal, dentist = made["Dentist"]
+        run(registry, "update_calendar_event", {"event_id": swim, "calendar_id": swim_cal,
+                                                "start": "2025-10-24T17:00:00"})
+        run(registry, "update_calendar_event", {"event_id": dentist, "calendar_id": dentist_cal,
+                                                "start": "2025-10-24T15:00:00"})
+        run(registry, "create_calendar_event", {"title": "Snacks", "start": "2025-10-24T10:00:00",
+                                                "calendar_id": calendar_of(services, "Leo")})
+        assert records(services) != before
+        report = services.journal.rollback("turn-both")
+        assert report.clean and len(report.restored) == 3, report.summary()
+        assert records(services) == before
+
+
+def test_undo_takes_back_both_accounts(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        before = records(services)
+        registry = ToolRegistry(context(services, "turn-undo"))
+        for title in ("Leo's swim", "Mom's dentist"):
+            cal, event_id = made[title]
+            run(registry, "update_calendar_event", {"event_id": event_id, "calendar_id": cal,
+                                                    "title": title + " moved"})
+        services.journal.close_turn("turn-undo")
+    assert main(["undo", "--yes"]) == 0
+    with build_services(load_settings()) as services:
+        assert records(services) == before
+
+
+def test_a_bulk_update_over_two_accounts_is_undone_whole(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        before = records(services)
+        registry = ToolRegistry(context(services, "turn-bulk"))
+        run(registry, "bulk_update_calendar_events", {"updates": [
+            {"event_id": made[t][1], "calendar_id": made[t][0], "description": "moved"}
+            for t in ("Piano", "Leo's swim", "Mom's dentist")]})
+        assert records(services) != before
+        assert services.journal.rollback("turn-bulk").clean
+        assert records(services) == before
+
+
+def test_a_new_event_goes_to_the_default_calendar(family: Path) -> None:
+    with build_services(load_settings()) as services:
+        result = run(ToolRegistry(context(services, "t")), "create_calendar_event",
+                     {"title": "Groceries", "start": "2025-10-24T10:00:00"})
+        event = services.backend.get_event("home/primary", result.data["id"])
+        assert event is not None and event.calendar_id == "home/primary"
+
+
+def test_agenda_says_whose_calendar(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with build_services(load_settings()) as services:
+        seed(services)
+    assert main(["agenda", "--now", NOW.isoformat(), "--days", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "  3:00 PM – 4:00 PM  Dentist  (Family)" in out, out
+    assert "  5:00 PM – 6:00 PM  Leo's swim  (Dad)" in out, out
+    assert main(["agenda", "--now", NOW.isoformat(), "--days", "3", "--json"]) == 0
+    events = json.loads(capsys.readouterr().out)
+    assert {e["title"]: e["calendar_id"] for e in events}["Piano"] == "home/leo"
+
+
+def test_calendars_command_lists_every_calendar_in_words(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = local_family(family).read_text().replace(', "work/Mom"]', "]")
+    (family / "config.toml").write_text(text)
+    assert main(["calendars"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "Calendars (* new events go here; - not read by the assistant):",
+        '* home/Family  local account "home" (on this computer), can be changed',
+        '  home/Leo     local account "home" (on this computer), can be changed',
+        '- work/Family  local account "work" (on this computer), owner Sam, can be changed',
+        '  work/Dad     local account "work" (on this computer), owner Sam, can be changed',
+        '- work/Mom     local account "work" (on this computer), owner Sam, can be changed']
+
+
+def test_calendars_command_with_one_account(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calendars"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Calendars (* new events go here):", "* Family  a calendar on this computer, can be changed"]
+
+
+def test_one_account_keeps_its_ids_unprefixed(home: Path) -> None:
+    with build_services(load_settings()) as services:
+        assert services.calendar_id == "primary" and services.calendars.ids == ()
+        result = run(ToolRegistry(context(services, "t")), "list_calendars", {})
+    assert result.data["calendars"] == [{"id": "primary", "name": "Family", "primary": True,
+                                         "writable": True, "account": "default"}]
