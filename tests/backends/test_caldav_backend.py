@@ -220,6 +220,7 @@ def test_calendars_command_lists_the_caldav_calendars(radicale: RadicaleServer, 
     proc = subprocess.run([sys.executable, "-m", "assistant.cli", "calendars"], env=env, check=False,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    # the calendar in use is starred (and marked primary too when it is the account's first)
-    starred = [line for line in proc.stdout.splitlines() if line.startswith("* ")]
-    assert starred in ([f"* {url}\tChores"], [f"* {url}\tChores (primary)"]), proc.stdout
+    # the calendar in use is starred, by its name, in words (never its URL)
+    starred = [line.split() for line in proc.stdout.splitlines() if line.startswith("* ")]
+    assert starred == [["*", "Chores", "CalDAV", "account", '"default",', "can", "be", "changed"]], proc.stdout
+    assert url not in proc.stdout
