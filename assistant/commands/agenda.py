@@ -86,11 +86,18 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min,
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
     (the guard's conflict rule: all-day events overlap nothing). An event that began before
     `first` (the first day shown) is listed under it. With `calendar_names` (an agenda over
-    several calendars) each line says whose calendar the event is on: `  (Leo)`."""
+    several calendars) each line says whose calendar the event is on: `  (Leo)`, and only
+    events of one calendar are said to overlap."""
     from tools.calendar.free_time import overlapping
     from tools.calendar.wording import day_label
 
-    clashes = overlapping(events)
+    # over several calendars, an overlap is one calendar's own: the family's calendars side by
+    # side overlap all the time, and that is no clash for anyone (the guard's rule too)
+    by_calendar: dict[str, list[Event]] = {}
+    for event in events:
+        by_calendar.setdefault(event.calendar_id if calendar_names is not None else "", []).append(event)
+    clashes = {(calendar_id, event_id): others for calendar_id, group in by_calendar.items()
+               for event_id, others in overlapping(group).items()}
     by_day: dict[date, list[Event]] = {}
     for event in events:
         by_day.setdefault(listed_day(event, tz_name, first), []).append(event)
@@ -100,8 +107,9 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min,
         for event in by_day[day]:
             place = f"  @ {plain_text(event.location)}" if event.location else ""
             clash = ""
-            if event.id in clashes:
-                clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
+            others = clashes.get((event.calendar_id if calendar_names is not None else "", event.id))
+            if others:
+                clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in others)
             whose = ""
             if calendar_names is not None:
                 whose = f"  ({plain_text(calendar_names.get(event.calendar_id) or event.calendar_id)})"

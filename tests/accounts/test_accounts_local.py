@@ -220,3 +220,24 @@ def test_one_account_keeps_its_ids_unprefixed(home: Path) -> None:
         result = run(ToolRegistry(context(services, "t")), "list_calendars", {})
     assert result.data["calendars"] == [{"id": "primary", "name": "Family", "primary": True,
                                          "writable": True, "account": "default"}]
+
+
+def test_agenda_says_overlaps_within_one_calendar_only(family: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Leo's 15:30 snack overlaps his piano (his own calendar: said) and my dentist (another
+    calendar: not a clash for anyone)."""
+    from family_support import LA
+
+    from tools.calendar.events import Event
+
+    with build_services(load_settings()) as services:
+        seed(services)
+        leo = calendar_of(services, "Leo")
+        services.backend.create_event(leo, Event(
+            id=services.backend.new_event_id(), title="Snack", timezone="America/Los_Angeles",
+            start=NOW.replace(day=23, hour=15, minute=30, tzinfo=LA),
+            end=NOW.replace(day=23, hour=16, minute=30, tzinfo=LA), calendar_id=leo))
+    assert main(["agenda", "--now", NOW.isoformat(), "--days", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "  3:00 PM – 4:00 PM  Dentist  (Family)\n" in out, out
+    assert "Snack  (Leo)  ⚠ overlaps Piano" in out, out
+    assert "Piano  (Leo)  ⚠ overlaps Snack" in out, out
