@@ -126,3 +126,20 @@ def test_settings_error_names_the_file(home: Path) -> None:
     write_config(home, LOCAL + 'owner = 3\n')
     with pytest.raises(SettingsError, match="account 'home': owner should be a non-empty string"):
         load_settings()
+
+
+def test_the_readme_example_is_read_as_it_is_written(home: Path) -> None:
+    """The README's two-account config.toml, copied as it is (and with its CalDAV table added),
+    is read without a change."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Several accounts"):]
+    section = section[:section.index("\n## ", 1)]
+    blocks = section.split("```toml\n")
+    example = blocks[1].split("```")[0]
+    caldav = "\n".join(line.strip() for line in blocks[2].split("```")[0].splitlines())
+    write_config(home, example)
+    settings = load_settings()
+    assert [(a.name, a.backend) for a in settings.accounts] == [("home", "local"), ("dad", "google")]
+    assert settings.default_calendar == "home/Family" and settings.calendars == ()
+    write_config(home, example + caldav)
+    assert load_settings().accounts[2].calendar == "Home"

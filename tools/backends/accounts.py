@@ -234,9 +234,10 @@ class AccountsBackend(CalendarBackend):
     def _outer_info(self, account: Account, info: CalendarInfo, default: str | None,
                     unreachable: str | None) -> CalendarInfo:
         role = info.extra.get("accessRole")
-        owner = account.owner
-        if owner is None and role in (None, "owner"):
-            owner = account.login or (info.id if info.primary and "@" in info.id else None)
+        owner = None  # a calendar shared with the account (Google's holidays) is someone else's
+        if role in (None, "owner"):
+            owner = account.owner or account.login or (
+                info.id if info.primary and "@" in info.id else None)
         calendar_id = join_id(account.name, info.id)
         extra: dict[str, Any] = {**info.extra, "account": account.name, "calendar": info.id,
                                  "writable": role in (None, "owner", "writer"), "owner": owner,
