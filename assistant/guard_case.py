@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase
-from tools.backends.base import CalendarBackend
+from tools.backends.base import CalendarBackend, CalendarError
 from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.entries import Entry, EntryState
@@ -84,6 +84,32 @@ def calendar_around(backend: CalendarBackend, calendar_id: str, now: datetime,
     return events
 
 
+def family_around(services: Services, now: datetime, calls: Sequence[NamedCall]) -> dict[str, Event]:
+    """With several accounts: `calendar_around` of the default calendar and of every calendar a
+    call names, each event carrying its `calendar_id`, so a change to Leo's swim on Dad's
+    Google calendar is judged against that calendar's events. Calendars no call touches are not
+    read: the family's calendars overlap all the time, and an overlap with an event on someone
+    else's calendar is no conflict unless the person asks. A calendar that cannot be read now
+    is left out (a write to it failed as well)."""
+    named: dict[str, set[str]] = {}
+    for call in calls:
+        spec = services.catalog.get(call.name)
+        for item in spec.items(call.input) if spec is not None else []:
+            calendar_id = str(item.get("calendar_id") or services.calendar_id)
+            ids = named.setdefault(calendar_id, set())
+            if item.get("event_id"):
+                ids.add(str(item["event_id"]))
+    events: dict[str, Event] = {}
+    for calendar_id in dict.fromkeys([services.calendar_id, *named]):
+        try:
+            found = calendar_around(services.backend, calendar_id, now, named.get(calendar_id, set()))
+        except CalendarError:
+            continue
+        for event_id, event in found.items():
+            events.setdefault(event_id, event)
+    return events
+
+
 def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequence[ToolCall],
                      message: str, now: datetime,
                      judged: Sequence[ToolCall] | None = None) -> GuardCase:
@@ -91,7 +117,8 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     (`judged`; all of `calls` when not given), judged against the person's own `message`."""
     judged = calls if judged is None else judged
     backend, cal_id = services.backend, services.calendar_id
-    events = calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
+    events = family_around(services, now, calls) if services.calendars.ids else \
+        calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
     for event_id, before in pre_images(services, turn_id, attempt).items():
         if before is None:
             events.pop(event_id, None)
