@@ -21,6 +21,7 @@ from assistant.services import build_services
 from assistant.settings import load_settings
 from tools.backends.accounts import AccountsBackend
 from tools.backends.base import CalendarError
+from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.registry import ToolRegistry
 
@@ -227,8 +228,6 @@ def test_agenda_says_overlaps_within_one_calendar_only(family: Path, capsys: pyt
     calendar: not a clash for anyone)."""
     from family_support import LA
 
-    from tools.calendar.events import Event
-
     with build_services(load_settings()) as services:
         seed(services)
         leo = calendar_of(services, "Leo")
@@ -241,3 +240,32 @@ def test_agenda_says_overlaps_within_one_calendar_only(family: Path, capsys: pyt
     assert "  3:00 PM – 4:00 PM  Dentist  (Family)\n" in out, out
     assert "Snack  (Leo)  ⚠ overlaps Piano" in out, out
     assert "Piano  (Leo)  ⚠ overlaps Snack" in out, out
+
+
+def test_an_account_that_cannot_be_reached_is_named_not_fatal(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CalDAV account whose server is down: `calendars` says so, `agenda` lists the others and
+    names it on stderr, a listing for the model says it was not read."""
+    import socket
+
+    from family_support import write_config
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    write_config(home, '[[accounts]]\nname = "home"\nbackend = "local"\n\n[[accounts]]\nname = "mom"\n'
+                       f'backend = "caldav"\ncaldav_url = "http://127.0.0.1:{port}/"\ncaldav_username = "mom"\n')
+    assert main(["calendars"]) == 0
+    out = capsys.readouterr().out
+    assert 'mom/mom' in out and "cannot be reached now (The CalDAV server" in out, out
+    assert "(account 'mom')." in out
+    with build_services(load_settings()) as services:
+        seed_dentist = services.backend.create_event("home/primary", Event(
+            id=services.backend.new_event_id(), title="Dentist", timezone="America/Los_Angeles",
+            start=NOW.replace(day=23, hour=15), end=NOW.replace(day=23, hour=16)))
+        result = run(ToolRegistry(context(services, "t")), "list_events", {"start": "2025-10-20", "end": "2025-10-27"})
+    assert [e["title"] for e in result.data["events"]] == [seed_dentist.title]
+    assert "NOT READ: mom" in result.text
+    assert main(["agenda", "--now", NOW.isoformat(), "--days", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "Dentist" in captured.out
+    assert "warning: the calendar 'mom' could not be read" in captured.err

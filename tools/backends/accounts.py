@@ -71,7 +71,9 @@ class AccountFailure(CalendarError):
     speaks_for_itself = True
 
     def __init__(self, account: str, cause: CalendarError) -> None:
-        super().__init__(f"{cause} (account '{account}')")
+        text = str(cause).rstrip()
+        super().__init__(f"{text[:-1]} (account '{account}')." if text.endswith(".")
+                         else f"{text} (account '{account}')")
         self.account = account
         self.cause = cause
 
@@ -217,7 +219,10 @@ class AccountsBackend(CalendarBackend):
         now shows the calendars it had when last listed (or its main one), marked
         `unreachable` with the reason, so a listing names it instead of leaving it out."""
         out: list[CalendarInfo] = []
-        default = self.primary_calendar_id()
+        try:
+            default: str | None = self.primary_calendar_id()
+        except CalendarError:  # the first account's main calendar is on a service that is down
+            default = None
         for account in self.accounts.values():
             try:
                 infos = self._call(account, account.backend.calendars)
