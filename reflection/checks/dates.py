@@ -348,11 +348,19 @@ def _weekday_fact(ctx: CheckContext, value: date | datetime, label: str, raw: An
 OTHER_FIELDS = ("title", "description", "attendees", "recurrence", "all_day", "calendar_id")
 
 
+def _names_its_calendar(ctx: CheckContext, write: WriteCall) -> bool:
+    """An update's `calendar_id` that is the calendar its event is on says where the event is
+    (several accounts: `dad/dad@example.com`), it moves nothing: no field is changed by it."""
+    current = ctx.event(write.event_id) if write.event_id else None
+    return current is not None and current.calendar_id == write.input.get("calendar_id")
+
+
 def check_other_fields(ctx: CheckContext) -> None:
     """A new title, description, attendees or repeat rule is for judgement, not for code."""
     for write in ctx.writes:
         changed = [k for k in OTHER_FIELDS if k in write.input
-                   and not (k == "title" and renamed_as_given(ctx, write))]
+                   and not (k == "title" and renamed_as_given(ctx, write))
+                   and not (k == "calendar_id" and _names_its_calendar(ctx, write))]
         if write.kind == "update" and changed:
             ctx.unsure(write, "it changes " + ", ".join(changed))
 

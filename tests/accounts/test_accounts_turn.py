@@ -75,6 +75,8 @@ def test_a_turn_over_two_accounts_is_judged_undone_and_redone_as_one(server: Fak
         assert seen["after"] == before  # both accounts exactly as before attempt 1
         assert not report.attempts[1].verdict.errors, report.attempts[1].verdict.findings
         assert not any(f.type == "event_id" for f in report.findings)
+        # an update's calendar_id says where the event is: verified in full, not left unchecked
+        assert not report.attempts[1].verdict.llm_needed
         # the swim now overlaps Dad's call on the same calendar (said); the dentist overlaps
         # Leo's snack on another calendar (no conflict for anyone)
         conflicts = [f.issue for f in report.attempts[1].verdict.findings if f.type == "conflict"]
