@@ -1,6 +1,9 @@
 """Several accounts from `config.toml` (CONTRACT section 1): the `[[accounts]]` tables, the
 `calendars` the assistant reads and the `default_calendar` new events go to.
 
+    calendars = ["home/Family", "home/Leo", "dad/dad@gmail.com", "mom/Home"]   # default: all
+    default_calendar = "home/Family"    # both above the first [[accounts]] line
+
     [[accounts]]
     name = "home"            # letters, digits, '.', '_' or '-': it is part of calendar ids
     backend = "local"        # the calendars on this machine
@@ -17,9 +20,6 @@
     caldav_url = "https://caldav.icloud.com/"
     caldav_username = "mom@icloud.com"
     caldav_password = "app-specific-password"
-
-    calendars = ["home/Family", "home/Leo", "dad/Dad", "mom/Home"]
-    default_calendar = "home/Family"
 
 Why it is read here and not in `assistant.settings`: the single-account settings stay exactly
 as they were (one account named `default`, calendar ids unprefixed), and everything that only

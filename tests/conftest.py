@@ -170,6 +170,10 @@ def make_context(backend: CalendarBackend, journal: Journal | None, turn_id: str
 def records_without_version(backend: CalendarBackend) -> dict[tuple[str, str], dict[str, Any]]:
     """Every stored record (cancelled ones included), server stamps aside: what "exactly the
     same calendar" means on each backend."""
+    accounts = getattr(backend, "accounts", None)
+    if isinstance(accounts, dict):  # several accounts: each one's records, calendar ids prefixed
+        return {(f"{name}/{cal}", event_id): record for name, account in accounts.items()
+                for (cal, event_id), record in records_without_version(account.backend).items()}
     server = getattr(backend, "fake_server", None)
     if server is not None:
         # Google: the fake server's own store, etags and timestamps aside. An occurrence once
