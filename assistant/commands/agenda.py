@@ -79,6 +79,20 @@ def time_words(event: Event, tz_name: str, day: date) -> str:
     return f"{begins} – {ends}"
 
 
+OVERLAPS_NAMED = 3
+"""At most this many overlapping events are named on an event's line; the rest are counted."""
+
+
+def overlap_words(others: list[Event]) -> str:
+    """`Dentist, Soccer and Lunch`, or `Dentist, Soccer, Lunch and 12 more`: a line a person
+    reads, not a list as long as a busy day (a dense calendar named sixty events per line)."""
+    names = [plain_text(o.title) for o in others[:OVERLAPS_NAMED]]
+    rest = len(others) - len(names)
+    if rest:
+        return ", ".join(names) + f" and {rest} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> list[str]:
     """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
@@ -98,7 +112,7 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> l
             place = f"  @ {plain_text(event.location)}" if event.location else ""
             clash = ""
             if event.id in clashes:
-                clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
+                clash = "  ⚠ overlaps " + overlap_words(clashes[event.id])
             lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}{clash}")
     return lines
 
