@@ -115,6 +115,24 @@ class _Expansion:
                                     f"expanded: {exc}") from exc
 
 
+_UNTIL_DATE = re.compile(r"(?<=UNTIL=)(\d{8})(?=;|$)", re.IGNORECASE | re.MULTILINE)
+
+
+def rule_set(lines: Iterable[str], dtstart: datetime, all_day: bool) -> str:
+    """The rule lines as dateutil reads them from an aware first start: an all-day series'
+    UNTIL, a date as RFC 5545 wants it, becomes the end of that day in the start's zone, in
+    UTC. dateutil refuses a date UNTIL next to an aware start, so an all-day series ended on a
+    date could not be expanded. A timed series' UNTIL must be a time (RFC 5545 3.3.10) and is
+    left for dateutil to refuse."""
+    def end_of_day(match: re.Match[str]) -> str:
+        day = datetime.strptime(match.group(1), "%Y%m%d")
+        last = day.replace(hour=23, minute=59, second=59, tzinfo=dtstart.tzinfo)
+        return last.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+    text = "\n".join(lines)
+    return _UNTIL_DATE.sub(end_of_day, text) if all_day and dtstart.tzinfo is not None else text
+
+
 _ExpansionKey = tuple[tuple[str, ...] | None, str, str, bool]
 _EXPANSIONS: OrderedDict[_ExpansionKey, _Expansion] = OrderedDict()
 _EXPANSIONS_MAX = 128
@@ -131,7 +149,7 @@ def _expansion(master: Event, dtstart: datetime) -> _Expansion:
             _EXPANSIONS.move_to_end(key)
             return found
     try:
-        rule = rrulestr("\n".join(master.recurrence or ()), dtstart=dtstart, forceset=True)
+        rule = rrulestr(rule_set(master.recurrence or (), dtstart, master.all_day), dtstart=dtstart, forceset=True)
     except (ValueError, TypeError) as exc:
         raise CalendarError(f"event {master.id!r} has a recurrence that cannot be read: "
                             f"{exc}") from exc
