@@ -349,9 +349,13 @@ def restored_words(restored: list[RestoredEvent], tz_name: str) -> list[str]:
             out.append("Added back " + event_phrase(now, tz_name))
         elif now is not None and was is not None:
             before, after = event_phrase(was, tz_name), event_phrase(now, tz_name)
-            out.append("Brought back " + after if before == after else
-                       f"Put {after.split(' on ', 1)[0]} back on {after.split(' on ', 1)[-1]}"
-                       + (f" (it was {before.split(' on ', 1)[-1]})" if ' on ' in before else ""))
+            if before == after:
+                out.append("Brought back " + after)
+            elif " on " in after and not now.is_recurring_series:
+                out.append(f"Put {after.split(' on ', 1)[0]} back on {after.split(' on ', 1)[-1]}"
+                           + (f" (it was {before.split(' on ', 1)[-1]})" if " on " in before else ""))
+            else:  # a series says its rule, not one day: both phrases whole
+                out.append(f"Put back {after} (it was {before})")
     return out
 
 
