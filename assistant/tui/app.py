@@ -120,6 +120,8 @@ class CalendarApp(App[int]):
         except Exception:  # noqa: BLE001 - an unreadable history must not block the chat
             pass
         self.conversation.show_recovered(session.recovered)
+        for notice in session.notices:
+            self.conversation.add_notice(notice)
         self.refresh_agenda()
 
     def on_resize(self, event: events.Resize) -> None:
