@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from assistant.report import TurnReport
 from assistant.session.chat import ChatSession, SessionFactory
+from assistant.session.spoken import zone_words
 from assistant.settings import Settings
 from assistant.tui import keys
 from assistant.tui.formatting import findings_markdown
@@ -66,7 +67,7 @@ class CalendarApp(App[int]):
         self.conversation = Conversation(welcome(settings.timezone), id="conversation")
         self.turns = TurnRunner(self, self.conversation, animate=animate, turn_over=self._turn_over)
         self.undo_redo = UndoRedo(self, self.turns, self.conversation, changed=self.refresh_agenda)
-        self.sub_title = "sample calendar, scripted model" if demo else f"times in {settings.timezone}"
+        self.sub_title = "sample calendar, scripted model" if demo else zone_words(settings.timezone)
 
     @property
     def session(self) -> ChatSession | None:

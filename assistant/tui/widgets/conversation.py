@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
+from assistant.session.spoken import zone_words
 from assistant.tui.widgets.messages import NoticeMessage, UserMessage
 from assistant.tui.widgets.turn import TurnView
 from assistant.tui.widgets.undo import UndoView
@@ -20,7 +21,7 @@ def welcome(tz_name: str) -> Text:
     """The first line of every conversation: what to do, and how to read the answers."""
     text = Text()
     text.append("Hi! Tell me what to add, move or cancel. ", style="bold")
-    text.append(f"Times are shown in {tz_name}. Every change is checked against "
+    text.append(f"Times are shown in {zone_words(tz_name)}. Every change is checked against "
                 "what you said before you see it, and the badge under it says how sure I am. "
                 "F1 for help.")
     return text
