@@ -86,8 +86,10 @@ class CalendarApp(App[int]):
         with Horizontal(id="body"):
             yield self.conversation
             yield AgendaPanel(self.settings.timezone, self.agenda_days, id="agenda")
+        # select_on_focus off: coming back to the input (a click, a key typed in the conversation)
+        # must not select what was typed so far, or the next key would replace it all
         yield Input(value=self.prefill, placeholder="Tell me what to change, e.g. move dinner to next Friday",
-                    id="prompt")
+                    id="prompt", select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -205,6 +207,28 @@ class CalendarApp(App[int]):
             self.notify("No turn yet: the findings appear once a change has been checked.")
             return
         self.push_screen(FindingsScreen(findings_markdown(report, self.tz_name)))
+
+    def action_page_conversation(self, direction: int) -> None:
+        """One page of the conversation up (-1) or down (1), the input keeping the focus."""
+        if direction < 0:
+            self.conversation.scroll_page_up(animate=False)
+        else:
+            self.conversation.scroll_page_down(animate=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed while the conversation (or the agenda, or anything but a text
+        field) has the focus goes to the input, at its cursor: the person meant to type, and a
+        key that vanished would be lost words. Dialogs keep their own keys (a y or n there is an
+        answer), so only the chat screen does this."""
+        if not event.is_printable or not event.character or len(self.screen_stack) > 1:
+            return
+        if isinstance(self.focused, Input):
+            return
+        prompt = self.query_one("#prompt", Input)
+        prompt.focus()
+        prompt.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
 
     def action_toggle_agenda(self) -> None:
         panel = self.query_one(AgendaPanel)
