@@ -172,6 +172,7 @@ class CalendarApp(App[int]):
             prompt = self.query_one("#prompt", Input)
             if index < len(self.demo_steps) and not prompt.value:
                 prompt.value = self.demo_steps[index]
+                prompt.cursor_position = len(prompt.value)  # typing goes after it, ctrl+u clears it
 
     def refresh_agenda(self, highlight: set[str] | None = None) -> None:
         """Reload the agenda; `highlight`, when given, marks the events the last change touched."""
