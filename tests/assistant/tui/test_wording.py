@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 from assistant.session.spoken import counted_words, dates_in_words, without_tautology, zone_words
 from assistant.tui.screens.findings import FindingsScreen
@@ -55,6 +56,8 @@ async def test_the_badge_and_the_why_screen_say_dates_as_the_card_does(tmp_path:
             for _ in range(2):  # the verified step, then the caught one
                 await pilot.press("enter")
                 await settle(pilot)
+            prompt = app.query_one("#prompt", Input)
+            assert prompt.value == "/undo" and prompt.cursor_position == len("/undo")  # typing goes after
             card = [w.plain for w in app.query(EventCardView)][-1]
             badge = list(app.query(OutcomeBadge))[-1]
             assert "Thursday, October 23, 5:00 PM" in card
