@@ -142,3 +142,59 @@ def test_settings_in_the_readme_order_on_an_empty_account_say_the_calendar_made(
     assert captured.out.startswith("* http") and "\tFamily" in captured.out  # not the local one
     assert main(["calendars"]) == 0
     assert "Created" not in capsys.readouterr().err  # said once: the second time it is there
+
+
+# ----------------------------------------------------------------------------- the chat says it too
+class EmptyCalDAV:
+    """Just what `primary_calendar` asks of a CalDAV backend, on an account with no calendar."""
+
+    def __init__(self) -> None:
+        self.made: list[str] = []
+
+    def calendars(self) -> list[Any]:
+        return []
+
+    def add_calendar(self, calendar_id: str, name: str) -> Any:
+        from tools.calendar.events import CalendarInfo
+
+        self.made.append(name)
+        return CalendarInfo("http://dav/family/", name, False)
+
+    def primary_calendar_id(self) -> str:
+        return "http://dav/family/"
+
+
+def test_a_calendar_made_at_start_is_a_notice_the_services_carry(home: Path) -> None:
+    from assistant.services import primary_calendar
+    from assistant.settings import Settings
+
+    backend = EmptyCalDAV()
+    settings = Settings(home=home, backend="caldav", caldav_url="http://dav/")
+    calendar_id, notices = primary_calendar(settings, backend)  # type: ignore[arg-type]
+    assert calendar_id == "http://dav/family/" and backend.made == ["Family"]
+    assert notices == ["Created the calendar 'Family' on your CalDAV account (it had none)."]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_the_chat_shows_the_calendar_made_at_start(tmp_path: Path) -> None:
+    from datetime import date
+
+    from fake_session import FakeSession, factory
+    from test_tui import settle
+
+    from assistant.settings import Settings
+    from assistant.tui.app import CalendarApp
+    from assistant.tui.widgets.messages import NoticeMessage
+
+    session = FakeSession("UTC", date(2025, 10, 20))
+    session.notices = ["Created the calendar 'Family' on your CalDAV account (it had none)."]
+    app = CalendarApp(Settings(home=tmp_path, timezone="UTC", api_key="k"), factory(session), animate=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = [str(n.render()) for n in app.query(NoticeMessage)]
+    assert session.notices[0] in shown
