@@ -16,6 +16,7 @@ import sys
 from datetime import date, datetime, time, timedelta
 
 from assistant.commands.usage import Subparsers, fixed_now, positive_int, read_days, span_words
+from assistant.session.spoken import zone_words
 from assistant.settings import load_settings
 from tools.calendar.events import Event, as_date, plain_text, zone
 
@@ -39,11 +40,6 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--now", help="list from this ISO date or datetime instead of the clock "
                         "(naive means wall time in the configured zone)")
     parser.set_defaults(run=run)
-
-
-def zone_words(tz_name: str) -> str:
-    """The zone as people write it: `UTC` for `Etc/UTC`, otherwise its IANA name."""
-    return "UTC" if tz_name in ("Etc/UTC", "Etc/Universal", "Etc/Zulu", "UTC") else tz_name
 
 
 def plural(count: int, word: str) -> str:
@@ -153,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
     if span is None:
         span = f"the next {plural(days, 'day')}" if default else \
             day_label(first) if days == 1 else f"{day_label(first)} – {day_label(last)}"
-    where = f"times in {zone_words(settings.timezone)}"  # said once, not on every line
-    print(f"Times in {zone_words(settings.timezone)}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
+    where = zone_words(settings.timezone)  # said once, not on every line: "Los Angeles time"
+    print(f"Times are {where}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
     print()
     for line in agenda_lines(events, settings.timezone, first):
         print(line)

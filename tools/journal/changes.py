@@ -376,7 +376,8 @@ def rollback_words(report: RollbackReport | RedoReport, tz_name: str) -> list[st
                                 if isinstance(report, RollbackReport) else [])
     lines += [c.shown for c in extra[:LISTED]]
     if len(extra) > LISTED:
-        lines.append(f"and {len(extra) - LISTED:,} more event(s) could not be put back as they were")
+        lines.append(f"and {len(extra) - LISTED:,} more events could not be put back as they were")
     if isinstance(report, RollbackReport) and report.waiting:
-        lines.append(f"{report.waiting} more change(s) will be undone at the next start")
+        lines.append(f"{report.waiting} more {'change' if report.waiting == 1 else 'changes'} "
+                     "will be undone at the next start")
     return lines or ["Nothing needed putting back."]
