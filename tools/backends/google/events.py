@@ -147,7 +147,7 @@ def reminders_body(reminders: tuple[int, ...] | None,
     methods = {o.get("minutes"): o.get("method") for o in (existing or {}).get("overrides") or []
                if isinstance(o, dict)}
     return {"useDefault": False,
-            "overrides": [{"method": methods.get(m) or "popup", "minutes": m} for m in reminders]}
+            "overrides": [{"method": methods.get(m) or "popup", "minutes": m} for m in sorted(set(reminders))]}
 
 
 def attendee_list(emails: tuple[str, ...], existing: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
