@@ -183,3 +183,19 @@ def test_consumers_ask_specs_for_facts_not_for_tool_names(path: str) -> None:
     source = (ROOT / path).read_text(encoding="utf-8")
     names = [name for name in all_specs().names() if re.search(rf"[\"']{name}[\"']", source)]
     assert names == []
+
+
+def test_the_write_tools_take_reminders_and_an_end_zone_and_say_what_they_mean() -> None:
+    """Issue 26: create, update and each bulk item carry `reminders` (minutes before the start)
+    and `end_timezone` (the end's zone when not the start's), described for the model."""
+    specs = all_specs()
+    create = specs.get("create_calendar_event")
+    update = specs.get("update_calendar_event")
+    bulk = specs.get("bulk_update_calendar_events")
+    assert create is not None and update is not None and bulk is not None
+    item = bulk.input_schema["properties"]["updates"]["items"]["properties"]
+    for props in (create.input_schema["properties"], update.input_schema["properties"], item):
+        assert "minutes before the start" in props["reminders"]["description"].lower()
+        assert "[] none" in props["reminders"]["description"]
+        assert props["reminders"]["items"] == {"type": "integer", "minimum": 0, "maximum": 40320}
+        assert "zone of the end" in props["end_timezone"]["description"].lower()
