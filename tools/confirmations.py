@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tools.calendar.events import Event, EventFieldError
-from tools.calendar.wording import event_phrase
+from tools.calendar.events import Event, EventFieldError, as_date, local_start_of
+from tools.calendar.occurrences import instance_parts, stamp_original
+from tools.calendar.wording import day_label, event_phrase
 from tools.context import ToolCall, ToolContext
 from tools.handlers import (
     build_new_event,  # the one place an input becomes an event
@@ -64,6 +65,21 @@ def _series(ctx: ToolContext, item: dict[str, Any], verb: str,
     return [f"{verb} every occurrence of the recurring '{event.title}'"]
 
 
+def _scoped(ctx: ToolContext, item: dict[str, Any], verb: str) -> list[str]:
+    """An occurrence id with scope `following` or `series` changes many occurrences too."""
+    scope, event_id = item.get("scope"), item.get("event_id")
+    parts = instance_parts(event_id) if isinstance(event_id, str) else None
+    if parts is None or scope not in ("following", "series"):
+        return []
+    master = ctx.backend.get_event(item.get("calendar_id") or ctx.calendar_id, parts[0])
+    if master is None or not master.is_recurring_series:
+        return []
+    original = stamp_original(parts[1])
+    when = day_label(as_date(local_start_of(original, master.zone)))
+    return [f"{verb} every occurrence of the recurring '{master.title}' from {when} on"
+            if scope == "following" else f"{verb} every occurrence of the recurring '{master.title}'"]
+
+
 def _updates(call: ToolCall) -> list[dict[str, Any]]:
     items = call.input.get("updates")
     return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
@@ -74,7 +90,8 @@ def create_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
 
 
 def update_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
-    return _unique(_notify(call.input) + _series(ctx, call.input, "changes"))
+    return _unique(_notify(call.input) + _series(ctx, call.input, "changes")
+                   + _scoped(ctx, call.input, "changes"))
 
 
 def bulk_update_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
@@ -85,7 +102,8 @@ def bulk_update_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
 
 def delete_reasons(call: ToolCall, ctx: ToolContext) -> list[str]:
     """A delete also needs a yes when it is not the first of the turn."""
-    reasons = _notify(call.input) + _series(ctx, call.input, "deletes")
+    reasons = _notify(call.input) + _series(ctx, call.input, "deletes") \
+        + _scoped(ctx, call.input, "deletes")
     if ctx.deleted_in_turn >= 1:
         reasons.append(f"deletes more than one event in this request "
                        f"({ctx.deleted_in_turn + 1} so far)")

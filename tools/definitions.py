@@ -48,8 +48,19 @@ EVENT_FIELDS: dict[str, Any] = {
                          "Only when the person asked for it: no rollback can unsend an email."},
 }
 
+SCOPE: dict[str, Any] = {
+    "type": "string", "enum": ["occurrence", "following", "series"],
+    "description": "Recurring event: 'occurrence' (the one the id names; 'just this once'), "
+    "'following' (that one and all later: 'from now on', 'from January'), 'series' (all, past "
+    "too: 'all of them'). Default: occurrence for an occurrence id, series for a series id. "
+    "Not said: ask."}
+
 UPDATE_PROPS: dict[str, Any] = {
     "event_id": {"type": "string", "minLength": 1,
                  "description": "Id from list_events. An occurrence id ('<series>_<stamp>') "
                  "changes only that occurrence; the series id changes every occurrence."},
-    **EVENT_FIELDS}
+    **EVENT_FIELDS,
+    "scope": SCOPE}
+
+BULK_ITEM_PROPS: dict[str, Any] = {**UPDATE_PROPS, "scope": {"type": "string", "enum": SCOPE["enum"]}}
+"""A bulk item names its scope without the words (they are on update_calendar_event once)."""

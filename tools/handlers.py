@@ -25,8 +25,10 @@ from tools.calendar.events import (
     parse_when,
     zone,
 )
+from tools.calendar.occurrences import instance_parts
 from tools.calendar.patching import apply_patch, check_times
 from tools.calendar.recurrence import check_recurrence
+from tools.calendar.series_split import moved_rule
 from tools.context import ToolContext, ToolResult
 from tools.fence import clean_text, fence
 from tools.journal.entries import Intent
@@ -280,6 +282,11 @@ def prepare_update(ctx: ToolContext, item: dict[str, Any],
     if not patch:
         raise EventFieldError("event_id", "no field to change was given")
     expected = apply_patch(current, patch)
+    if current.is_recurring_series and "start" in patch.fields and "recurrence" not in patch.fields:
+        rule = moved_rule(current.recurrence, current.start, expected.start)
+        if rule is not None:  # the day the rule names follows the start ("Thursdays now")
+            patch = EventPatch({**patch.fields, "recurrence": list(rule)})
+            expected = apply_patch(current, patch)
     if patch.fields.keys() & {"recurrence", "start", "timezone", "all_day"}:
         check_recurrence(expected.recurrence, expected.start, expected.timezone)
     return current, patch, expected
@@ -321,6 +328,11 @@ def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> Prepared:
         if item["event_id"] in seen:
             raise EventFieldError(f"updates[{index}].event_id", "the same event is listed twice")
         seen.add(item["event_id"])
+        if item.get("scope") == "following" or \
+                (item.get("scope") == "series" and instance_parts(item["event_id"]) is not None):
+            raise EventFieldError(f"updates[{index}].scope", "a change to part or all of a "
+                                  "series through one occurrence is made with "
+                                  "update_calendar_event, one series at a time")
         try:
             prepared.append((item, *prepare_update(ctx, item, read)))
         except EventFieldError as exc:

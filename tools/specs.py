@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
-from tools.definitions import EVENT_FIELDS, FREE_TIME_MAX_DAYS, UPDATE_PROPS, WHEN
+from tools.definitions import BULK_ITEM_PROPS, EVENT_FIELDS, FREE_TIME_MAX_DAYS, SCOPE, UPDATE_PROPS, WHEN
 
 GuardKind = Literal["create", "update", "bulk_update", "delete", "place_lookup", "calculate"]
 """How the guard reads a call: which write it is (a bulk update's items each count as an update),
@@ -166,18 +166,21 @@ def all_specs() -> SpecRegistry:
             "input. All items are checked before any is written, and if one fails none stays changed.",
             input_schema={"type": "object", "properties": {
                 "updates": {"type": "array", "minItems": 1, "maxItems": 200,
-                            "items": {"type": "object", "properties": UPDATE_PROPS,
+                            "items": {"type": "object", "properties": BULK_ITEM_PROPS,
                                       "required": ["event_id"], "additionalProperties": False}},
             }, "required": ["updates"], "additionalProperties": False},
             status=_UPDATING, topic="update", guarded=True, writes=True, guard_kind="bulk_update"),
         ToolSpec(
             name="delete_calendar_event",
             description="Delete one event, or one occurrence of a recurring event by its "
-            "occurrence id. Deleting a whole series or several events asks the person first.",
+            "occurrence id (scope: see update_calendar_event). Deleting a whole series or several "
+            "events asks the person first.",
             input_schema={"type": "object", "properties": {
                 "event_id": {"type": "string", "minLength": 1},
                 "calendar_id": {"type": "string"},
                 "notify_attendees": EVENT_FIELDS["notify_attendees"],
+                "scope": {**SCOPE, "description": "As in update_calendar_event ('following': "
+                          "this one and all later: 'we stop after this term')."},
             }, "required": ["event_id"], "additionalProperties": False},
             status=_UPDATING, topic="delete", guarded=True, writes=True, guard_kind="delete"),
         ToolSpec(

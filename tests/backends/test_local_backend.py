@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from conftest import listed, make_context, records_without_version
 
-from tools.backends.base import CalendarError, EventPatch, Snapshot
+from tools.backends.base import CalendarError, EventPatch, PatchItem, RestoreItem, Snapshot
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
 from tools.context import ToolCall
@@ -177,3 +177,37 @@ def test_a_finished_series_is_passed_over_yet_listed_in_its_own_window(local: Lo
     last_only = local.list_events(cal, datetime(2025, 1, 20, 17, 30, tzinfo=la), datetime(2025, 3, 1, tzinfo=la))
     assert [e.id for e in last_only] == ["weekly_20250121T010000Z"]
     assert len(local.list_events(cal, *january)) == 3
+
+
+def _updates_sent(local: LocalBackend) -> list[str]:
+    """The UPDATE statements the local store runs from here on, as SQL text."""
+    from sqlalchemy import event as sa_event
+
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if statement.lstrip().upper().startswith("UPDATE EVENTS"):
+            seen.append(statement)
+
+    sa_event.listen(local.engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_a_title_change_and_its_restore_write_only_the_columns_that_changed(local: LocalBackend):
+    """Naming an unchanged column in an UPDATE rewrites every index on it (four times the pages
+    of a bulk title change): the write and its restore name the changed columns and the
+    version, and the row still comes back exactly."""
+    cal = local.primary_calendar_id()
+    made = ev(local, cal, "Swim", 17, location="Pool")
+    before = local.snapshot(cal, made.id)
+    seen = _updates_sent(local)
+    local.patch_events(cal, [PatchItem(made.id, EventPatch({"title": "Swim lesson"}))])
+    assert len(seen) == 1
+    assert "title" in seen[0] and "version" in seen[0]
+    assert "start_utc" not in seen[0] and "location" not in seen[0]
+    after = local.snapshot(cal, made.id)
+    local.restore_many([RestoreItem(before, expected_version=after.version)])
+    assert len(seen) == 2 and "title" in seen[1] and "start_utc" not in seen[1]
+    restored = local.snapshot(cal, made.id)
+    assert {k: v for k, v in (restored.record or {}).items() if k != "version"} == \
+        {k: v for k, v in (before.record or {}).items() if k != "version"}

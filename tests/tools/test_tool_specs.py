@@ -34,17 +34,17 @@ MAIN = "specs-main"
 SWIM = {"id": "ev_swim1", "title": "Swim lesson", "start": "2025-10-21T17:00:00-07:00",
         "end": "2025-10-21T17:45:00-07:00", "timezone": TZ}
 ROOT = Path(__file__).resolve().parents[2]
-TOKEN_BUDGET = 3100
+TOKEN_BUDGET = 3300
 
 
 def test_the_tools_every_request_carries_stay_within_their_token_budget() -> None:
     """Every request to the model carries all tool definitions, so their size is paid on every
     call. Estimate: characters / 4 of the compact JSON (`separators=(",", ":")`) of
-    `tool_definitions()`. Today (9 tools) that is 11,271 characters, about 2,818 tokens; the
-    budget is 2,900 (raised from 2,700 for find_free_time and the advice to look before
-    creating: about 275 tokens), then 3,100 for `reminders` and `end_timezone` (issue 26: two
-    fields sent three times, in the create, the update and each bulk item, about 250 tokens),
-    so a new tool or a longer description has to earn its place."""
+    `tool_definitions()`. Today (9 tools) that is 12,922 characters, about 3,231 tokens; the
+    budget is 3,300 (raised from 2,700 for find_free_time and the advice to look before
+    creating: about 275 tokens; then for `scope`, about 160, and for `reminders` and
+    `end_timezone`, two fields sent three times, in the create, the update and each bulk item,
+    about 255: issue 26), so a new tool or a longer description has to earn its place."""
     sent = json.dumps(tool_definitions(), separators=(",", ":"), ensure_ascii=False)
     assert len(sent) / 4 <= TOKEN_BUDGET, f"{len(sent) / 4:.0f} tokens > {TOKEN_BUDGET}"
 

@@ -242,6 +242,30 @@ def _pk(calendar_id: str, event_id: str) -> dict[str, str]:
     return {"b_cal": calendar_id, "b_id": event_id}
 
 
+def _changed(stored: Mapping[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """The columns of `fields` whose value differs from the stored row's, and the version
+    always. An UPDATE that names a column rewrites every index on it even when the value is the
+    same: naming all fifteen made a 50-event title change write ~4x the pages of one naming the
+    three that changed (1.6 ms against 0.4 ms on a 10,000-event file)."""
+    changed = {k: v for k, v in fields.items() if k not in stored or stored[k] != v}
+    changed["version"] = fields["version"]
+    return changed
+
+
+def _update_rows(conn: Connection, statement: Any, params: list[dict[str, Any]]) -> int:
+    """Run an UPDATE over rows that may name different columns: one executemany per set of
+    columns (a bulk change of one field is one statement). The rows it matched, counted only
+    where the driver counts an executemany's rows (`supports_sane_multi_rowcount`), else -1."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in params:
+        groups.setdefault(tuple(row), []).append(row)
+    matched = 0
+    for rows in groups.values():
+        count = conn.execute(statement, rows).rowcount
+        matched = -1 if matched < 0 or count is None or count < 0 else matched + count
+    return matched
+
+
 _MMAP_PRAGMA = "PRAGMA mmap_size=268435456"  # 256 MB of address space, not of memory
 
 
@@ -267,9 +291,12 @@ class _RestoreBatch:
         self.inserts: list[dict[str, Any]] = []
         self.updates: list[dict[str, Any]] = []
 
-    def add(self, item: RestoreItem, version: int | None) -> int | None:
+    def add(self, item: RestoreItem, version: int | None,
+            stored: Mapping[str, Any] | None = None) -> int | None:
         """Queue the write of one snapshot over the row stored under `version` (None: no row)
-        after its version check; the row's version afterwards (None: no row)."""
+        after its version check; the row's version afterwards (None: no row). `stored`: that
+        row as read under the lock, when it is still the row the write lands on (only the
+        columns that differ from it are written)."""
         snapshot, expected = item.snapshot, item.expected_version
         cal, event_id = snapshot.calendar_id, snapshot.event_id
         actual = str(version) if version is not None else None
@@ -289,7 +316,8 @@ class _RestoreBatch:
         if version is None:
             self.inserts.append({"calendar_id": cal, "id": event_id, **fields})
         else:
-            self.updates.append({**_pk(cal, event_id), "b_version": version, **fields})
+            self.updates.append({**_pk(cal, event_id), "b_version": version,
+                                 **(_changed(stored, fields) if stored is not None else fields)})
         self.keys.add((cal, event_id))
         return int(fields["version"])
 
@@ -299,10 +327,11 @@ class _RestoreBatch:
                                          (_UPDATE_AT, self.updates, True)):
             if not rows:
                 continue
-            result = self.conn.execute(statement, rows)
+            matched = _update_rows(self.conn, statement, rows) if counted \
+                else self.conn.execute(statement, rows).rowcount
             if counted and self.conn.dialect.supports_sane_multi_rowcount \
-                    and result.rowcount != len(rows):
-                raise CalendarError(f"a restore found {len(rows) - result.rowcount} row(s) "
+                    and matched != len(rows):
+                raise CalendarError(f"a restore found {len(rows) - matched} row(s) "
                                     "changed under the writer lock; nothing was restored")
         self.keys.clear()
         self.deletes, self.inserts, self.updates = [], [], []
@@ -611,7 +640,7 @@ class LocalBackend(CalendarBackend):
             for item in items:
                 if item.event_id in done:
                     # the same event again: write what is pending, then read it anew
-                    conn.execute(_UPDATE_ROW, params)
+                    _update_rows(conn, _UPDATE_ROW, params)
                     params = []
                     rows.update(self._rows(conn, calendar_id, [item.event_id]))
                 done.add(item.event_id)
@@ -622,14 +651,14 @@ class LocalBackend(CalendarBackend):
                     and item.if_match is not None and (current is item.read or current == item.read) \
                     else apply_patch(current, item.patch)
                 fields = {**event_to_fields(after), "version": version + 1}
-                params.append({**_pk(calendar_id, item.event_id), **fields})
                 row = rows.get(item.event_id)
+                params.append({**_pk(calendar_id, item.event_id),
+                               **(_changed(row._mapping, fields) if row is not None else fields)})
                 stored = {"calendar_id": calendar_id, "id": item.event_id,
                           "turn_id": row.turn_id if row is not None else None, **fields}
                 written.append(row_to_event(stored))
                 posts.append(_snapshot_of(calendar_id, item.event_id, stored))
-            if params:
-                conn.execute(_UPDATE_ROW, params)
+            _update_rows(conn, _UPDATE_ROW, params)
             if record is not None and joined:
                 record.after(posts, written, within)
         if record is not None and not joined:
@@ -678,16 +707,19 @@ class LocalBackend(CalendarBackend):
         outcomes: list[Exception | None] = []
         with self._writing() as conn:
             by_calendar = _ids_by_calendar(items)
-            versions: dict[tuple[str, str], int | None] = {
-                (cal, event_id): int(row.version) for cal, ids in by_calendar.items()
+            read: dict[tuple[str, str], Mapping[str, Any] | None] = {
+                (cal, event_id): row._mapping for cal, ids in by_calendar.items()
                 for event_id, row in self._rows(conn, cal, ids).items()}
+            versions: dict[tuple[str, str], int | None] = {
+                key: int(row["version"]) for key, row in read.items() if row is not None}
             batch = _RestoreBatch(conn)
             for item in items:
                 key = (item.snapshot.calendar_id, item.snapshot.event_id)
                 if key in batch.keys:
                     batch.flush()
                 try:
-                    versions[key] = batch.add(item, versions.get(key))
+                    versions[key] = batch.add(item, versions.get(key), read.get(key))
+                    read[key] = None  # written: a second restore of it compares with nothing
                     outcomes.append(None)
                 except ITEM_FAILURES as exc:
                     outcomes.append(exc)

@@ -1,0 +1,152 @@
+"""`scope` on updates and deletes of a recurring event (CONTRACT section 3), on every backend:
+"from January on, piano is on Thursdays at 4" splits the series at that occurrence, carries
+the later occurrences changed or cancelled on their own, and undoes exactly."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from conftest import PERSON_TZ, make_context, records_without_version
+
+from tools.backends.base import CalendarBackend, CalendarError, EventPatch
+from tools.calendar.events import Event
+from tools.calendar.occurrences import instance_id
+from tools.context import ToolCall
+from tools.journal.journal import Journal
+from tools.registry import ToolRegistry
+
+LA = ZoneInfo(PERSON_TZ)
+FIRST = datetime(2026, 9, 1, 17, 0, tzinfo=LA)  # a Tuesday
+
+
+def _piano(backend: CalendarBackend, rule: str = "RRULE:FREQ=WEEKLY;BYDAY=TU") -> Event:
+    cal = backend.primary_calendar_id()
+    return backend.create_event(cal, Event(
+        id=backend.new_event_id(), title="Piano", start=FIRST, end=FIRST + timedelta(hours=1),
+        timezone=PERSON_TZ, location="Music school", recurrence=(rule,), calendar_id=cal))
+
+
+def _occ(series: Event, day: date, hour: int = 17) -> str:
+    return instance_id(series.id, datetime(day.year, day.month, day.day, hour, tzinfo=LA))
+
+
+def _run(backend: CalendarBackend, journal: Journal, name: str, args: dict[str, Any],
+         turn: str = "turn-1") -> Any:
+    result = ToolRegistry(make_context(backend, journal, turn)).run(ToolCall("c1", name, args))
+    assert not result.is_error, result.text
+    return result
+
+
+def _listing(backend: CalendarBackend, start: date, days: int) -> list[tuple[str, str, str]]:
+    """(title, local start, location) of the window's events, by start."""
+    begin = datetime(start.year, start.month, start.day, tzinfo=LA)
+    events = backend.list_events(backend.primary_calendar_id(), begin, begin + timedelta(days=days))
+    return [(e.title, e.start_instant.astimezone(LA).strftime("%a %m-%d %H:%M"), e.location or "")
+            for e in sorted(events, key=lambda e: e.start_instant)]
+
+
+def test_from_january_on_piano_is_on_thursdays_at_4(backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend)
+    cal = backend.primary_calendar_id()
+    # on their own, before the split: December 1st an hour later; after it: January 19th an
+    # hour later and February 2nd cancelled
+    backend.patch_event(cal, _occ(piano, date(2026, 12, 1)),
+                        EventPatch({"start": "2026-12-01T18:00:00-08:00", "end": "2026-12-01T19:00:00-08:00"}))
+    backend.patch_event(cal, _occ(piano, date(2027, 1, 19)),
+                        EventPatch({"start": "2027-01-19T18:00:00-08:00", "end": "2027-01-19T19:00:00-08:00"}))
+    backend.delete_event(cal, _occ(piano, date(2027, 2, 2)))
+    before = records_without_version(backend)
+
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": _occ(piano, date(2027, 1, 5)), "start": "2027-01-07T16:00:00",
+          "end": "2027-01-07T17:00:00", "scope": "following"})
+
+    assert _listing(backend, date(2026, 11, 29), 14) == [
+        ("Piano", "Tue 12-01 18:00", "Music school"), ("Piano", "Tue 12-08 17:00", "Music school")]
+    assert _listing(backend, date(2026, 12, 27), 42) == [
+        ("Piano", "Tue 12-29 17:00", "Music school"),
+        ("Piano", "Thu 01-07 16:00", "Music school"), ("Piano", "Thu 01-14 16:00", "Music school"),
+        ("Piano", "Thu 01-21 17:00", "Music school"),  # the hour-later one, carried
+        ("Piano", "Thu 01-28 16:00", "Music school")]  # February 4th: cancelled, as it was
+    assert _listing(backend, date(2027, 2, 7), 8) == [("Piano", "Thu 02-11 16:00", "Music school")]
+
+    undone = journal.rollback("turn-1")
+    assert undone.clean, undone.summary()
+    assert records_without_version(backend) == before
+
+
+def test_a_count_rule_split_keeps_the_same_number_of_lessons(backend: CalendarBackend,
+                                                            journal: Journal) -> None:
+    piano = _piano(backend, "RRULE:FREQ=WEEKLY;COUNT=10")  # Sep 1 .. Nov 3
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": _occ(piano, date(2026, 10, 6)), "start": "2026-10-06T16:00:00", "scope": "following"})
+    seen = _listing(backend, date(2026, 8, 30), 90)
+    assert len(seen) == 10
+    assert seen.count(("Piano", "Tue 10-06 16:00", "Music school")) == 1
+    assert ("Piano", "Tue 09-29 17:00", "Music school") in seen
+    assert ("Piano", "Tue 11-03 16:00", "Music school") in seen
+
+
+def test_cancel_swim_from_next_week_on_keeps_the_past(backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend)
+    before = records_without_version(backend)
+    _run(backend, journal, "delete_calendar_event",
+         {"event_id": _occ(piano, date(2026, 12, 8)), "scope": "following"})
+    assert _listing(backend, date(2026, 11, 22), 28) == [
+        ("Piano", "Tue 11-24 17:00", "Music school"), ("Piano", "Tue 12-01 17:00", "Music school")]
+    undone = journal.rollback("turn-1")
+    assert undone.clean, undone.summary()
+    assert records_without_version(backend) == before
+
+
+def test_all_of_them_through_one_occurrence_moves_the_whole_series_and_its_day(
+        backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend)
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": _occ(piano, date(2026, 12, 8)), "start": "2026-12-10T16:00:00", "scope": "series"})
+    assert _listing(backend, date(2026, 8, 30), 14) == [
+        ("Piano", "Thu 09-03 16:00", "Music school"), ("Piano", "Thu 09-10 16:00", "Music school")]
+
+
+def test_a_series_moved_to_another_weekday_does_not_stay_on_the_old_one(
+        backend: CalendarBackend, journal: Journal) -> None:
+    """The drift: BYDAY=TU kept while the start moves to a Thursday would go on on Tuesdays."""
+    piano = _piano(backend)
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": piano.id, "start": "2026-09-03T17:00:00"})
+    assert _listing(backend, date(2026, 9, 6), 14) == [
+        ("Piano", "Thu 09-10 17:00", "Music school"), ("Piano", "Thu 09-17 17:00", "Music school")]
+
+
+def test_scope_occurrence_on_a_series_id_is_refused_and_writes_nothing(
+        backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend)
+    before = records_without_version(backend)
+    result = ToolRegistry(make_context(backend, journal)).run(ToolCall(
+        "c1", "update_calendar_event", {"event_id": piano.id, "title": "Piano!", "scope": "occurrence"}))
+    assert result.is_error and "scope" in result.text
+    assert records_without_version(backend) == before
+
+
+def test_a_split_that_fails_part_way_is_undone(backend: CalendarBackend, journal: Journal,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure after the new series was written (trimming the old one) leaves the calendar
+    as it was: the call's earlier writes are undone before the error is returned."""
+    piano = _piano(backend)
+    before = records_without_version(backend)
+    real = type(backend).patch_event
+
+    def failing(self: CalendarBackend, calendar_id: str, event_id: str, patch: EventPatch,
+                **kw: Any) -> Event:
+        if event_id == piano.id:
+            raise CalendarError("the server refused the change")
+        return real(self, calendar_id, event_id, patch, **kw)
+
+    monkeypatch.setattr(type(backend), "patch_event", failing)
+    result = ToolRegistry(make_context(backend, journal)).run(ToolCall(
+        "c1", "update_calendar_event", {"event_id": _occ(piano, date(2027, 1, 5)),
+                                        "start": "2027-01-07T16:00:00", "scope": "following"}))
+    assert result.is_error and "undone" in result.text
+    assert records_without_version(backend) == before
