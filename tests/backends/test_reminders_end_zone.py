@@ -131,3 +131,25 @@ def test_occurrences_carry_their_series_reminders_and_one_can_differ_and_be_undo
     assert report.clean, report.summary()
     assert records_without_version(backend) == before_records
     assert listed(backend) == before_list
+
+
+def test_reminders_changed_from_one_lesson_on_split_the_series_and_undo_puts_it_back(backend, journal: Journal):
+    """"From now on remind me an hour before piano": the lessons before keep their reminder, the
+    new series from the lesson named carries the new one, and undo restores the one series."""
+    reg = ToolRegistry(make_context(backend, journal, "turn-s"))
+    series_id = _run(reg, "create_calendar_event", {
+        "title": "Piano", "start": "2025-10-20T16:00:00", "end": "2025-10-20T17:00:00",
+        "timezone": "America/Chicago", "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"],
+        "reminders": [15]}).data["id"]
+    before_records, before_list = records_without_version(backend), listed(backend)
+    lessons = [e for e in before_list if e.get("recurring_event_id") == series_id]
+    later = ToolRegistry(make_context(backend, journal, "turn-s2"))
+    _run(later, "update_calendar_event", {"event_id": lessons[2]["id"], "reminders": [60],
+                                          "scope": "following"})
+    after = [(e["start"], e.get("reminders")) for e in listed(backend) if e["title"] == "Piano"]
+    assert after == [(lessons[0]["start"], [15]), (lessons[1]["start"], [15]),
+                     (lessons[2]["start"], [60]), (lessons[3]["start"], [60])]
+    report = journal.rollback("turn-s2")
+    assert report.clean, report.summary()
+    assert records_without_version(backend) == before_records
+    assert listed(backend) == before_list
