@@ -39,8 +39,9 @@ class EventPatch:
 
 
 def _new_end(current: Event, start: date | datetime, all_day: bool,
-             tz_name: str) -> date | datetime:  # in the start's zone; the caller moves it to the end's
-    """The end when only the start (or all_day) changes: the event keeps its length."""
+             tz_name: str) -> date | datetime:
+    """The end when only the start (or all_day) changes: the event keeps its length (in the
+    start's zone; `apply_patch` then shows it in the end's own zone)."""
     if all_day:
         days = max(1, (as_date(current.end) - as_date(current.start)).days) if current.all_day else 1
         return as_date(start) + timedelta(days=days)
