@@ -131,3 +131,24 @@ def test_what_export_writes_import_reads_the_same(local, tmp_path: Path, reminde
     assert read.event.reminders == reminders
     assert read.event.end_timezone == "America/Los_Angeles"
     assert read.event.to_contract()["end"] == "2025-11-02T10:00:00-08:00"
+
+
+def test_alarms_that_minutes_before_cannot_say_are_kept_until_the_reminders_change():
+    """An alarm relative to the end or at a set moment is no 'minutes before the start': the
+    event reads as having the calendar's default, and an edit that leaves reminders alone
+    leaves that alarm as another client wrote it; setting reminders replaces it."""
+    from tools.ical.events import component_from, event_of, write_event
+
+    text = "\r\n".join([
+        "BEGIN:VEVENT", "UID:odd-alarm@example.com", "DTSTAMP:20251001T000000Z", "SUMMARY:Match",
+        "DTSTART;TZID=America/Los_Angeles:20251026T100000", "DTEND;TZID=America/Los_Angeles:20251026T120000",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:Fetch the kit", "TRIGGER;RELATED=END:-PT5M",
+        "END:VALARM", "END:VEVENT", ""])
+    component = component_from(text)
+    event = event_of(component, "primary", "", PERSON_TZ)
+    assert event.reminders is None
+    write_event(component, event.with_changes(title="Match (home)"))
+    assert [a["TRIGGER"].to_ical().decode() for a in component.walk("VALARM")] == ["-PT5M"]
+    write_event(component, event.with_changes(reminders=(45,)))
+    assert [a["TRIGGER"].to_ical().decode() for a in component.walk("VALARM")] == ["-PT45M"]
+    assert event_of(component, "primary", "", PERSON_TZ).reminders == (45,)
