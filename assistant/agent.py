@@ -172,7 +172,8 @@ class Agent:
                                    else "the answer was cut off before it finished")
                 skipped = len(response.tool_uses)
                 if skipped:
-                    attempt.stopped += f"; its {skipped} tool call(s) were not run"
+                    attempt.stopped += ("; the step it asked for was not run" if skipped == 1 else
+                                        f"; the {skipped} steps it asked for were not run")
                 break
             exchange.append({"role": "assistant", "content": response.content})
             convo.append(exchange[-1])

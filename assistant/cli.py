@@ -30,6 +30,7 @@ from assistant.commands import (
     mcp,
     replay,
     resolve,
+    setup,
     stats,
     tools,
     undo,
@@ -54,8 +55,8 @@ class Command(Protocol):
 
 
 COMMANDS: tuple[Command, ...] = (chat, demo, resolve, check, replay, ask, tools, agenda, lessons,
-                                 stats, login, logout, calendars, export, import_, undo, mcp, config,
-                                 completion)
+                                 stats, login, logout, setup, calendars, export, import_, undo, mcp,
+                                 config, completion)
 """In the order `--help` lists them."""
 
 WINDOWED: tuple[Command, ...] = (chat, demo)

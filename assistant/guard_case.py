@@ -92,11 +92,16 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     judged = calls if judged is None else judged
     backend, cal_id = services.backend, services.calendar_id
     events = calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
+    made: set[str] = set()
     for event_id, before in pre_images(services, turn_id, attempt).items():
         if before is None:
-            events.pop(event_id, None)
+            made.add(event_id)
         else:
             events[event_id] = before
+    # what the attempt created was not there before it, occurrences of a new series included
+    # (a split's new series would otherwise be "another event" its own change overlaps)
+    events = {k: e for k, e in events.items()
+              if k not in made and (e.recurring_event_id or "") not in made}
     settings = services.settings
     return GuardCase(user_message=message, now=now, timezone=settings.timezone,
                      home_address=settings.home_address, calendar=list(events.values()),

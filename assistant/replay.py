@@ -202,7 +202,8 @@ def _run_scenario(scenario: dict[str, Any], services: Services,
             reports.append(ids.apply(report.to_json(), reverse=True))
             left = server.remaining()
             if left.get("main"):
-                print(f"replay: {len(left['main'])} scripted model response(s) of turn "
+                print(f"replay: {len(left['main'])} scripted model "
+                      f"{'response' if len(left['main']) == 1 else 'responses'} of turn "
                       f"{len(reports)} were not used", file=sys.stderr)
             for queue in list(left):
                 server.discard(queue)

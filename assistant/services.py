@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from assistant.logfile import open_log
-from assistant.settings import Settings, SettingsError
+from assistant.settings import Settings, SettingsError, caldav_missing
 from tools.backends.base import CalendarBackend
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event
@@ -89,6 +89,9 @@ class Services:
     stores: Stores
     """Where the history, turn records and lessons of this app are kept (`stores.state`)."""
     recovered: list[RollbackReport] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    """Other things start-up did that the person should hear of (a calendar made on an empty
+    CalDAV account), one sentence each; the chat shows them, the CLI printed them on stderr."""
     closes_backend: bool = False
     """Whether `close` closes the backend too: it was built here, not handed in."""
     catalog: SpecRegistry = field(default_factory=all_specs)
@@ -127,10 +130,35 @@ def build_backend(settings: Settings, stores: Stores, **options: Any) -> Calenda
     if settings.backend == "caldav":
         from tools.backends.caldav.backend import CalDAVBackend
 
+        missing = caldav_missing(settings)  # checked here, so the settings come in any order
+        if missing:
+            raise SettingsError(missing)
         return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
                              settings.caldav_password, calendar=settings.calendar_id,
                              default_timezone=settings.timezone)
     return LocalBackend(stores.calendar, settings.timezone)
+
+
+def primary_calendar(settings: Settings, backend: CalendarBackend) -> tuple[str, list[str]]:
+    """The calendar a new event goes to, and what was done to have one, in words.
+
+    A CalDAV account with no calendar at all gets one (the backend's `Family`); that is a change
+    on the person's account, so it is said ("Created the calendar 'Family' on your CalDAV
+    account"), never done silently. The notice is also logged on `RECOVERY_LOG`, which the CLI
+    prints on stderr."""
+    notices: list[str] = []
+    if settings.backend == "caldav" and not settings.calendar_id and not backend.calendars():
+        from tools.backends.caldav.backend import DEFAULT_CALENDAR_NAME
+
+        made = backend.add_calendar("family", DEFAULT_CALENDAR_NAME)
+        notices.append(created_notice(made.name))
+        RECOVERY_LOG.warning(notices[-1])
+    return settings.calendar_id or backend.primary_calendar_id(), notices
+
+
+def created_notice(name: str) -> str:
+    """The sentence said when a calendar was made on the person's CalDAV account."""
+    return f"Created the calendar {name!r} on your CalDAV account (it had none)."
 
 
 def build_locations(settings: Settings) -> LocationService:
@@ -182,7 +210,7 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
         backend = backend or build_backend(settings, stores)
         settings.home.mkdir(parents=True, exist_ok=True)
         journal = Journal(stores.state, backend)
-        calendar_id = settings.calendar_id or backend.primary_calendar_id()
+        calendar_id, notices = primary_calendar(settings, backend)
         known = {c.id for c in backend.calendars()} if settings.backend == "local" else None
         if known is not None and calendar_id not in known:
             raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
@@ -193,4 +221,4 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
         stores.close()
         raise
     return Services(settings, backend, journal, build_locations(settings), calendar_id, stores,
-                    recovered, closes_backend=own_backend)
+                    recovered, notices, closes_backend=own_backend)

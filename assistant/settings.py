@@ -116,9 +116,6 @@ class Settings:
             raise SettingsError(f"timezone: unknown time zone {self.timezone!r}") from None
         if self.backend not in ("local", "google", "caldav"):
             raise SettingsError(f"backend: {self.backend!r} is not 'local', 'google' or 'caldav'")
-        if self.backend == "caldav" and not self.caldav_url:
-            raise SettingsError("caldav_url: the caldav backend needs the server's URL "
-                                "(or CALENDAR_ASSISTANT_CALDAV_URL)")
         if self.database_url:
             from sqlalchemy.engine import make_url
             from sqlalchemy.exc import ArgumentError
@@ -238,8 +235,29 @@ def _read_config(path: Path) -> dict[str, Any]:
 CONFIG_HEADER = "# calendar-assistant settings (see README, \"Configuration\")\n"
 
 
+def caldav_missing(settings: Settings) -> str | None:
+    """What a CalDAV calendar still lacks before it can be reached, in one line naming the
+    setting, or None. Checked when the backend is built, not when a setting is saved, so the
+    settings can be given in any order (`config set backend caldav` before the URL)."""
+    if not settings.caldav_url:
+        return ("backend is caldav but caldav_url is not set: run 'calendar-assistant setup "
+                "caldav', or 'calendar-assistant config set caldav_url URL'")
+    if settings.caldav_username and not settings.caldav_password:
+        return ("backend is caldav but caldav_password is not set for "
+                f"{settings.caldav_username!r}: run 'calendar-assistant config set caldav_password "
+                "PASSWORD' (an app password for iCloud and Fastmail)")
+    return None
+
+
 def save_setting(settings: Settings, key: str, value: Any) -> None:
-    """Write one key to the config file, keeping the others (used by first-run setup).
+    """Write one key to the config file, keeping the others (used by first-run setup)."""
+    save_settings(settings, {key: value})
+
+
+def save_settings(settings: Settings, values: dict[str, Any]) -> None:
+    """Write some keys to the config file at once, keeping the others (`setup caldav` saves its
+    four together, so a failure never leaves half an account behind). A value of None takes the
+    key out of the file (TOML has no null): the setting goes back to its default.
 
     The file may hold an API key, so it is written 0600 and atomically
     (`tools.store.files.write_private_file`): never readable by others, never half-written. Values are
@@ -250,28 +268,35 @@ def save_setting(settings: Settings, key: str, value: Any) -> None:
     """
     path = settings.config_path
     data = _read_config(path)
-    wanted = {**data, key: value}
-    text = _edit_line(path, key, value, wanted) or CONFIG_HEADER + tomli_w.dumps(wanted)
+    wanted = {k: v for k, v in {**data, **values}.items() if v is not None}
+    edits = {k: v for k, v in values.items() if v is not None or k in data}
+    text = (_edit_lines(path, edits, wanted) if None not in edits.values() else None) or \
+        CONFIG_HEADER + tomli_w.dumps(wanted)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     write_private_file(path, text, prefix=".config-")
-    setattr(settings, key, value)
+    for key, value in values.items():
+        setattr(settings, key, value)  # None only for the settings whose default is None
 
 
-def _edit_line(path: Path, key: str, value: Any, wanted: dict[str, Any]) -> str | None:
-    """The file with the top-level line `key = ...` replaced, if that gives exactly `wanted`."""
+def _edit_lines(path: Path, values: dict[str, Any], wanted: dict[str, Any]) -> str | None:
+    """The file with each top-level line `key = ...` replaced, if that gives exactly `wanted`
+    (None when a key has no line of its own above the first table)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     except OSError:
         return None
-    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith("["):
-            return None  # tables begin: the key is not a top-level line of its own
-        if pattern.match(line):
-            lines[index] = tomli_w.dumps({key: value})
-            edited = "".join(lines)
-            try:
-                return edited if tomllib.loads(edited) == wanted else None
-            except tomllib.TOMLDecodeError:
-                return None
-    return None
+    for key, value in values.items():
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for index, line in enumerate(lines):
+            if line.lstrip().startswith("["):
+                return None  # tables begin: the key is not a top-level line of its own
+            if pattern.match(line):
+                lines[index] = tomli_w.dumps({key: value})
+                break
+        else:
+            return None
+    edited = "".join(lines)
+    try:
+        return edited if tomllib.loads(edited) == wanted else None
+    except tomllib.TOMLDecodeError:
+        return None

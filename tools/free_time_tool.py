@@ -91,7 +91,8 @@ def find_free_time(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         lines.append(f"No free stretch of {args['duration_minutes']} min {span} on "
                      f"{', '.join(checked)}.")
     else:
-        lines.append(f"{len(slots)} free stretch(es) of at least {args['duration_minutes']} min "
+        lines.append(f"{len(slots)} free {'stretch' if len(slots) == 1 else 'stretches'} "
+                     f"of at least {args['duration_minutes']} min "
                      f"{span} on {', '.join(checked)}:")
         lines += [_row(s, ctx.timezone) for s in shown]
         if len(slots) > len(shown):

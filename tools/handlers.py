@@ -97,7 +97,8 @@ def list_events(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     page = int(args.get("page") or 1)
     pages = max(1, -(-len(events) // PAGE_SIZE))
     shown = events[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]
-    head = (f"{len(events)} event(s) from {format_when(start)} to {format_when(end)} "
+    head = (f"{len(events)} {'event' if len(events) == 1 else 'events'} "
+            f"from {format_when(start)} to {format_when(end)} "
             f"(times in {ctx.timezone})")
     if pages > 1:
         head += f", page {page} of {pages}"
@@ -374,7 +375,8 @@ def bulk_update_calendar_events(ctx: ToolContext, args: dict[str, Any]) -> ToolR
         if ctx.journal and entries:
             undo = ctx.journal.rollback_entries(ctx.turn_id, ctx.journal.entries(ctx.turn_id, ids=entries))
             raise CalendarError(f"the bulk update stopped at item {len(written)} ({exc}); the "
-                                f"{len(written)} item(s) already written were undone: {undo.summary()}") from exc
+                                f"{len(written)} {'item' if len(written) == 1 else 'items'} already written "
+                                f"were undone: {undo.summary()}") from exc
         raise
     lines = "\n".join(f"Updated {compact_row(after, ctx.timezone)}" for _, after in written)
     return ToolResult(text=lines, cards=[EventCard("updated", after, before) for before, after in written],

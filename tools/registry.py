@@ -157,7 +157,7 @@ def validation_error(name: str, args: Any, catalog: SpecRegistry | None = None) 
     path = ".".join(str(p) for p in err.absolute_path) or "input"
     if err.validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return f"{path}: unknown field(s) {', '.join(extra)}"
+        return f"{path}: unknown {'field' if len(extra) == 1 else 'fields'} {', '.join(extra)}"
     return f"{path}: {err.message}"
 
 

@@ -381,7 +381,11 @@ def update_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         return update_plainly(ctx, args)
     if aim.scope == "following":
         return update_following(ctx, args, aim)
-    return update_plainly(ctx, series_args(ctx, args, aim))
+    done = update_plainly(ctx, series_args(ctx, args, aim))
+    # the series as written, under "events": its first start is not the occurrence's, and a
+    # reader of the result (the guard) judges the times the call gave for the occurrence named
+    return ToolResult(text=done.text, cards=done.cards,
+                      data={"events": [done.data], "scope": "series"})
 
 
 def delete_calendar_event(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:

@@ -16,6 +16,7 @@ import sys
 from datetime import date, datetime, time, timedelta
 
 from assistant.commands.usage import Subparsers, fixed_now, positive_int, read_days, span_words
+from assistant.session.spoken import zone_words
 from assistant.settings import load_settings
 from tools.calendar.events import Event, as_date, plain_text, zone
 
@@ -39,11 +40,6 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--now", help="list from this ISO date or datetime instead of the clock "
                         "(naive means wall time in the configured zone)")
     parser.set_defaults(run=run)
-
-
-def zone_words(tz_name: str) -> str:
-    """The zone as people write it: `UTC` for `Etc/UTC`, otherwise its IANA name."""
-    return "UTC" if tz_name in ("Etc/UTC", "Etc/Universal", "Etc/Zulu", "UTC") else tz_name
 
 
 def plural(count: int, word: str) -> str:
@@ -79,6 +75,20 @@ def time_words(event: Event, tz_name: str, day: date) -> str:
     return f"{begins} – {ends}"
 
 
+OVERLAPS_NAMED = 3
+"""At most this many overlapping events are named on an event's line; the rest are counted."""
+
+
+def overlap_words(others: list[Event]) -> str:
+    """`Dentist, Soccer and Lunch`, or `Dentist, Soccer, Lunch and 12 more`: a line a person
+    reads, not a list as long as a busy day (a dense calendar named sixty events per line)."""
+    names = [plain_text(o.title) for o in others[:OVERLAPS_NAMED]]
+    rest = len(others) - len(names)
+    if rest:
+        return ", ".join(names) + f" and {rest} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> list[str]:
     """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
@@ -100,7 +110,7 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> l
             place = f"  @ {plain_text(event.location)}" if event.location else ""
             clash = ""
             if event.id in clashes:
-                clash = "  ⚠ overlaps " + ", ".join(plain_text(o.title) for o in clashes[event.id])
+                clash = "  ⚠ overlaps " + overlap_words(clashes[event.id])
             flight = two_zone_span(event)
             zones = f"  ({flight})" if flight else ""
             reminded = reminder_words(event.reminders)
@@ -146,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
     if span is None:
         span = f"the next {plural(days, 'day')}" if default else \
             day_label(first) if days == 1 else f"{day_label(first)} – {day_label(last)}"
-    where = f"times in {zone_words(settings.timezone)}"  # said once, not on every line
-    print(f"Times in {zone_words(settings.timezone)}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
+    where = zone_words(settings.timezone)  # said once, not on every line: "Los Angeles time"
+    print(f"Times are {where}" if days == 1 else f"{span[0].upper()}{span[1:]} · {where}")
     print()
     for line in agenda_lines(events, settings.timezone, first):
         print(line)

@@ -21,13 +21,13 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from assistant.services import Stores, build_backend
+    from assistant.services import Stores, build_backend, primary_calendar
     settings = load_settings()
     with Stores(settings) as stores:
         backend = build_backend(settings, stores)
         # a CalDAV setting may be a display name: the backend resolves it to the calendar's URL
-        current = backend.primary_calendar_id() if settings.backend == "caldav" else \
-            settings.calendar_id or backend.primary_calendar_id()
+        current = backend.primary_calendar_id() if settings.backend == "caldav" and \
+            settings.calendar_id else primary_calendar(settings, backend)[0]
         for cal in backend.calendars():
             mark = "*" if cal.id == current else " "
             primary = " (primary)" if cal.primary else ""

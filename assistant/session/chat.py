@@ -64,6 +64,11 @@ class ChatSession(Protocol):
         ...
 
     @property
+    def notices(self) -> list[str]:
+        """Other things start-up did on the person's calendar, in words (a calendar made)."""
+        ...
+
+    @property
     def changes(self) -> ChangeLog:
         """The recent changes, for undo, redo and the changes list."""
         ...
@@ -109,6 +114,10 @@ class AgentSession:
     @property
     def recovered(self) -> list[RollbackReport]:
         return self.agent.services.recovered
+
+    @property
+    def notices(self) -> list[str]:
+        return self.agent.services.notices
 
     def send(self, message: str, observer: TurnObserver) -> TurnReport:
         return self.agent.run_turn(message, observer)

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, Input, Static
 
 from assistant.report import TurnReport
 from assistant.session.chat import ChatSession, SessionFactory
+from assistant.session.spoken import zone_words
 from assistant.settings import Settings
 from assistant.tui import keys
 from assistant.tui.formatting import findings_markdown
@@ -66,7 +67,7 @@ class CalendarApp(App[int]):
         self.conversation = Conversation(welcome(settings.timezone), id="conversation")
         self.turns = TurnRunner(self, self.conversation, animate=animate, turn_over=self._turn_over)
         self.undo_redo = UndoRedo(self, self.turns, self.conversation, changed=self.refresh_agenda)
-        self.sub_title = "sample calendar, scripted model" if demo else f"times in {settings.timezone}"
+        self.sub_title = "sample calendar, scripted model" if demo else zone_words(settings.timezone)
 
     @property
     def session(self) -> ChatSession | None:
@@ -85,8 +86,10 @@ class CalendarApp(App[int]):
         with Horizontal(id="body"):
             yield self.conversation
             yield AgendaPanel(self.settings.timezone, self.agenda_days, id="agenda")
+        # select_on_focus off: coming back to the input (a click, a key typed in the conversation)
+        # must not select what was typed so far, or the next key would replace it all
         yield Input(value=self.prefill, placeholder="Tell me what to change, e.g. move dinner to next Friday",
-                    id="prompt")
+                    id="prompt", select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -120,6 +123,8 @@ class CalendarApp(App[int]):
         except Exception:  # noqa: BLE001 - an unreadable history must not block the chat
             pass
         self.conversation.show_recovered(session.recovered)
+        for notice in session.notices:
+            self.conversation.add_notice(notice)
         self.refresh_agenda()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -167,6 +172,7 @@ class CalendarApp(App[int]):
             prompt = self.query_one("#prompt", Input)
             if index < len(self.demo_steps) and not prompt.value:
                 prompt.value = self.demo_steps[index]
+                prompt.cursor_position = len(prompt.value)  # typing goes after it, ctrl+u clears it
 
     def refresh_agenda(self, highlight: set[str] | None = None) -> None:
         """Reload the agenda; `highlight`, when given, marks the events the last change touched."""
@@ -202,6 +208,28 @@ class CalendarApp(App[int]):
             self.notify("No turn yet: the findings appear once a change has been checked.")
             return
         self.push_screen(FindingsScreen(findings_markdown(report, self.tz_name)))
+
+    def action_page_conversation(self, direction: int) -> None:
+        """One page of the conversation up (-1) or down (1), the input keeping the focus."""
+        if direction < 0:
+            self.conversation.scroll_page_up(animate=False)
+        else:
+            self.conversation.scroll_page_down(animate=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key typed while the conversation (or the agenda, or anything but a text
+        field) has the focus goes to the input, at its cursor: the person meant to type, and a
+        key that vanished would be lost words. Dialogs keep their own keys (a y or n there is an
+        answer), so only the chat screen does this."""
+        if not event.is_printable or not event.character or len(self.screen_stack) > 1:
+            return
+        if isinstance(self.focused, Input):
+            return
+        prompt = self.query_one("#prompt", Input)
+        prompt.focus()
+        prompt.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
 
     def action_toggle_agenda(self) -> None:
         panel = self.query_one(AgendaPanel)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from assistant.report import TurnReport
+from assistant.session.spoken import counted_words, dates_in_words, without_tautology
 from assistant.session.words import RETRY_HINTS, hold_reasons, not_verified_lines, plain
 from reflection.findings import Finding
 from tools.calendar.events import Event, EventCard, as_date, zone
@@ -164,9 +165,10 @@ def _known_events(report: TurnReport) -> dict[str, str]:
     return known
 
 
-def for_person(text: str, report: TurnReport | None = None) -> str:
-    """`text` with tool names said in words and the turn's event ids replaced by titles, so no
-    internal name reaches a person (findings come from code and from a model that sees ids)."""
+def for_person(text: str, report: TurnReport | None = None, tz_name: str | None = None) -> str:
+    """`text` with tool names said in words, the turn's event ids replaced by titles, and dates,
+    times and zones said as the cards say them (`assistant.session.spoken`), so no internal name
+    or ISO time reaches a person (findings come from code and from a model that sees ids)."""
     for spec in all_specs():
         if spec.name in text:
             text = re.sub(rf"`?\b{re.escape(spec.name)}\b`?", TOOL_WORDS.get(spec.topic, "a calendar tool"), text)
@@ -174,15 +176,15 @@ def for_person(text: str, report: TurnReport | None = None) -> str:
     if report is not None:
         for event_id, title in sorted(_known_events(report).items(), key=lambda kv: -len(kv[0])):
             text = re.sub(rf"'?\b{re.escape(event_id)}\b'?", title, text)
-    return text
+    return counted_words(without_tautology(dates_in_words(text, tz_name)))
 
 
 def _restored_lines(rollback: RollbackReport | RedoReport, tz_name: str) -> list[str]:
     return rollback_words(rollback, tz_name)
 
 
-def _issues(findings: Iterable[Finding], report: TurnReport) -> list[str]:
-    return list(dict.fromkeys(for_person(f.issue, report) for f in findings if f.issue))
+def _issues(findings: Iterable[Finding], report: TurnReport, tz_name: str) -> list[str]:
+    return list(dict.fromkeys(for_person(f.issue, report, tz_name) for f in findings if f.issue))
 
 
 def _for_chat(findings: Iterable[Finding]) -> list[Finding]:
@@ -202,10 +204,10 @@ def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Ou
     """
     if report.error:
         return Outcome("error", None, "Something went wrong",
-                       [for_person(report.error, report), RETRY_HINTS.get(door, RETRY_HINTS["chat"])])
+                       [for_person(report.error, report, tz_name), RETRY_HINTS.get(door, RETRY_HINTS["chat"])])
     unfinished = next((a for a in report.attempts if a.unfinished), None)
     if unfinished is not None and unfinished.rollback is not None:
-        caught = _issues(unfinished.verdict.errors, report) if unfinished.verdict else []
+        caught = _issues(unfinished.verdict.errors, report, tz_name) if unfinished.verdict else []
         lines = [f"Caught: {issue}" for issue in caught]
         lines += _restored_lines(unfinished.rollback, tz_name)
         lines.append("The rest will be undone the next time the assistant starts; nothing was "
@@ -215,10 +217,10 @@ def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Ou
     if final_attempt is not None and final_attempt.hold is not None:
         hold = final_attempt.hold
         if not hold.confirmed:
-            lines = [for_person(r, report) for r in hold_reasons(hold.reasons, hold.doubts)]
+            lines = [for_person(r, report, tz_name) for r in hold_reasons(hold.reasons, hold.doubts)]
             lines.append("Nothing was changed.")
             return Outcome("held", None, "Not done: this change needs your yes", lines)
-        lines = [for_person(line, report) for line in not_verified_lines(hold.doubts, door)]
+        lines = [for_person(line, report, tz_name) for line in not_verified_lines(hold.doubts, door)]
         return Outcome("unverified", None, "Done at your word, not verified", lines)
     confidence = report.confidence
     if confidence is None:
@@ -229,7 +231,7 @@ def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Ou
     conflicts = list(report.conflicts)
     unverified = final.verdict is not None and final.verdict.unverified
     if confidence == "low":
-        lines = [f"Problem: {issue}" for issue in _issues((f for f in final_findings if f.is_error), report)]
+        lines = [f"Problem: {issue}" for issue in _issues((f for f in final_findings if f.is_error), report, tz_name)]
         lines += [f"Could not put back: {c}" for c in conflicts]
         if report.corrected:
             first = attempts[0]
@@ -237,15 +239,15 @@ def describe_outcome(report: TurnReport, tz_name: str, door: str = "chat") -> Ou
             if first.rollback is not None:
                 lines[1:1] = _restored_lines(first.rollback, tz_name)
         if not lines:
-            lines = _issues(_for_chat(final_findings), report) or ["The check could not confirm this change."]
+            lines = _issues(_for_chat(final_findings), report, tz_name) or ["The check could not confirm this change."]
         return Outcome("doublecheck", "low", "Please double-check this change", lines)
     notes = _issues((f for f in _for_chat(final_findings) if not f.is_error
-                     and not (unverified and f.type == "reflection_unavailable")), report)
-    doubts = [for_person(line, report) for line in
+                     and not (unverified and f.type == "reflection_unavailable")), report, tz_name)
+    doubts = [for_person(line, report, tz_name) for line in
               not_verified_lines(final.verdict.doubts if final.verdict else [], door)]
     if report.corrected:
         first = attempts[0]
-        wrong = _issues(first.verdict.errors, report) if first.verdict else []
+        wrong = _issues(first.verdict.errors, report, tz_name) if first.verdict else []
         lines = [f"Caught: {issue}" for issue in wrong]
         if first.rollback is not None:
             lines += _restored_lines(first.rollback, tz_name)
@@ -301,10 +303,11 @@ def findings_markdown(report: TurnReport, tz_name: str) -> str:
             state = ", undone" if attempt.rollback is not None else ", kept"
             if attempt.hold is not None:
                 state = ", made at your word" if attempt.hold.confirmed else ", undone until you say yes"
-            via = "checked by code" + (" and a second model" if verdict.llm_used else "")
-            out += [f"### {name}: {judged}{state}", "", f"Confidence {verdict.confidence}, {via}.", ""]
+            via = "Checked by code" + (" and a second model" if verdict.llm_used else "")
+            # the turn's one confidence is said above; a try's own would be a second one
+            out += [f"### {name}: {judged}{state}", "", f"{via}.", ""]
             if verdict.unverified:
-                out += [f"- {for_person(line, report)}" for line in not_verified_lines(verdict.doubts)]
+                out += [f"- {for_person(line, report, tz_name)}" for line in not_verified_lines(verdict.doubts)]
                 out.append("")
         if attempt.calls:
             out += ["What it did: " + _what_it_did(c.name for c in attempt.calls) + ".", ""]
@@ -313,29 +316,29 @@ def findings_markdown(report: TurnReport, tz_name: str) -> str:
             process = [f for f in verdict.findings if f.type == "process"]
             if problems:
                 for f in problems:
-                    fix = f" Fix: {for_person(f.correction, report)}." if f.correction else ""
+                    fix = f" Fix: {for_person(f.correction, report, tz_name)}." if f.correction else ""
                     out.append(f"- **{SEVERITY_WORDS.get(f.severity, f.severity)}:** "
-                               f"{for_person(f.issue, report)}.{fix}")
+                               f"{for_person(f.issue, report, tz_name)}.{fix}")
                 out.append("")
             elif not process:
                 out += ["Nothing wrong found.", ""]
             if process:
                 out.append("How it worked it out (the result is what counts; these do not change it):")
                 out.append("")
-                out += [f"- {for_person(f.issue, report)}" for f in process]
+                out += [f"- {for_person(f.issue, report, tz_name)}" for f in process]
                 out.append("")
             if verdict.facts:
                 out += ["What the check worked out:", ""]
-                out += [f"- {for_person(fact.statement, report)}" for fact in verdict.facts]
+                out += [f"- {for_person(fact.statement, report, tz_name)}" for fact in verdict.facts]
                 out.append("")
         if attempt.rollback is not None:
             out += ["Undone:", ""]
             out += [f"- {line}" for line in _restored_lines(attempt.rollback, tz_name)]
             out.append("")
         if attempt.stopped:
-            out += [f"Stopped: {for_person(attempt.stopped, report)}", ""]
+            out += [f"Stopped: {for_person(attempt.stopped, report, tz_name)}", ""]
     if report.error:
-        out += [f"**Error:** {for_person(report.error, report)}", ""]
+        out += [f"**Error:** {for_person(report.error, report, tz_name)}", ""]
     return "\n".join(out)
 
 

@@ -16,7 +16,11 @@ BINDINGS: list[BindingType] = [
     Binding("ctrl+f,f3", "findings", "Why?"),
     Binding("ctrl+g,f2", "toggle_agenda", "Agenda"),
     Binding("ctrl+n", "new_conversation", "New chat", show=False),
+    Binding("pageup", "page_conversation(-1)", "Scroll up", show=False),
+    Binding("pagedown", "page_conversation(1)", "Scroll down", show=False),
 ]
+"""PageUp/PageDown scroll the conversation wherever the focus is: the input has no use for them,
+and a person typing should not have to leave it to read back (issue 28 item 8)."""
 
 MODAL_SENSITIVE = frozenset(binding.action for binding in BINDINGS if isinstance(binding, Binding))
 """The app's own keys, off while a dialog or the setup screen is up (a stray ctrl+z behind a

@@ -108,7 +108,7 @@ class TurnRunner:
 
     async def _done(self, message: str, view: TurnView, report: TurnReport) -> None:
         await view.finish(report)
-        self.conversation.follow()
+        self.conversation.show_reply(view)
         self.reports.append(report)
         if report.error:
             self.last_failed = message

@@ -47,6 +47,14 @@ def test_agenda_lines_mark_overlaps_and_leave_other_events_alone() -> None:
     assert "⚠" not in lines[0] and "⚠" not in lines[3]
 
 
+def test_an_event_overlapping_many_names_three_and_counts_the_rest() -> None:
+    crowd = [ev(f"c{i}", f"Meeting {i}", t(9), t(10)) for i in range(6)]
+    line = [line for line in agenda_lines(crowd, PERSON_TZ) if line.startswith("  ")][0]
+    assert line.endswith("⚠ overlaps Meeting 1, Meeting 2, Meeting 3 and 2 more")
+    pair = [line for line in agenda_lines(crowd[:3], PERSON_TZ) if line.startswith("  ")][0]
+    assert pair.endswith("⚠ overlaps Meeting 1 and Meeting 2")
+
+
 def test_the_agenda_command_marks_overlaps_in_text_but_not_in_json(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "home"

@@ -136,3 +136,24 @@ def test_repeat_rules_in_words(rule: str, start: datetime | None, said: str) -> 
 def test_an_unreadable_rule_has_no_words_rather_than_raw_text() -> None:
     assert repeat_words(["RRULE:FREQ=SOMETIMES"]) is None
     assert repeat_words(["EXDATE:20251022T170000"]) is None
+
+
+def test_a_utc_end_of_a_series_is_said_on_its_own_clock() -> None:
+    """01:00 UTC on December 30 is the evening of the 29th in Los Angeles: the last lesson."""
+    start = datetime(2026, 9, 1, 17, tzinfo=zone("America/Los_Angeles"))
+    assert repeat_words(["RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20261230T010000Z"], start) == \
+        "every Tuesday until December 29"
+
+
+def test_undoing_a_series_end_says_the_rule_put_back_not_the_same_words_twice() -> None:
+    from tools.journal.changes import restored_words
+    from tools.journal.journal import RestoredEvent
+
+    start = datetime(2026, 9, 1, 17, tzinfo=zone("America/Los_Angeles"))
+    whole = Event(id="evp", title="Piano", start=start, end=start.replace(hour=18),
+                  timezone="America/Los_Angeles", recurrence=("RRULE:FREQ=WEEKLY;BYDAY=TU",))
+    ended = whole.with_changes(recurrence=("RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20261230T010000Z",))
+    [line] = restored_words([RestoredEvent("evp", ended, whole)], "America/Los_Angeles")
+    assert line == ("Put back 'Piano' every Tuesday, from Tuesday, September 1 at 5:00 PM "
+                    "(it was 'Piano' every Tuesday until December 29, from Tuesday, September 1 "
+                    "at 5:00 PM)")

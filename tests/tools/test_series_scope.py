@@ -11,7 +11,7 @@ import pytest
 from conftest import PERSON_TZ, make_context, records_without_version
 
 from tools.backends.base import CalendarBackend, CalendarError, EventPatch
-from tools.calendar.events import Event
+from tools.calendar.events import Event, as_date
 from tools.calendar.occurrences import instance_id
 from tools.context import ToolCall
 from tools.journal.journal import Journal
@@ -150,3 +150,20 @@ def test_a_split_that_fails_part_way_is_undone(backend: CalendarBackend, journal
                                         "start": "2027-01-07T16:00:00", "scope": "following"}))
     assert result.is_error and "undone" in result.text
     assert records_without_version(backend) == before
+
+
+def test_an_all_day_series_split_ends_on_a_date_and_both_parts_are_listed(
+        backend: CalendarBackend, journal: Journal) -> None:
+    """An all-day series ends with a date UNTIL (RFC 5545), which every part of the project
+    must expand: dateutil refuses it next to an aware first start unless it is read as the end
+    of that day."""
+    cal = backend.primary_calendar_id()
+    camp = backend.create_event(cal, Event(
+        id=backend.new_event_id(), title="Camp", start=date(2026, 9, 7), end=date(2026, 9, 8),
+        all_day=True, timezone=PERSON_TZ, recurrence=("RRULE:FREQ=WEEKLY;COUNT=6",), calendar_id=cal))
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": f"{camp.id}_20260921", "start": "2026-09-23", "scope": "following"})
+    begin = datetime(2026, 9, 1, tzinfo=LA)
+    days = sorted(as_date(e.start) for e in backend.list_events(cal, begin, begin + timedelta(days=60)))
+    assert days == [date(2026, 9, 7), date(2026, 9, 14), date(2026, 9, 23), date(2026, 9, 30),
+                    date(2026, 10, 7), date(2026, 10, 14)]

@@ -15,6 +15,7 @@ from datetime import date, datetime
 from dateutil.rrule import rrulestr
 
 from tools.calendar.events import EventFieldError, local_start_of, zone
+from tools.calendar.occurrences import rule_set
 
 ALLOWED_FREQS = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 TOO_OFTEN = ("SECONDLY", "MINUTELY", "HOURLY")
@@ -47,6 +48,7 @@ def check_recurrence(lines: Iterable[str] | None, start: date | datetime, timezo
         if interval is not None and int(interval.group(1)) < 1:
             raise EventFieldError(field, f"INTERVAL={interval.group(1)} must be 1 or more")
     try:
-        rrulestr("\n".join(lines), dtstart=local_start_of(start, zone(timezone)), forceset=True)
+        first = local_start_of(start, zone(timezone))
+        rrulestr(rule_set(lines, first, not isinstance(start, datetime)), dtstart=first, forceset=True)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
         raise EventFieldError(field, f"not a readable RFC 5545 rule ({exc})") from None

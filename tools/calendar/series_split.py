@@ -9,8 +9,8 @@ Google and CalDAV split the same way and the guard can predict the outcome.
 
 A weekly rule that names the day it repeats on (`BYDAY=TU`) would keep naming it after the start
 moves to a Thursday, and the series would silently go on on Tuesdays (the drift calendar agents
-are known for); `follow_weekday` moves that one day with the start, and refuses a rule whose
-days cannot follow unambiguously (two days, "the second Tuesday", a day of the month).
+are known for); `follow_weekday` moves the days with the start, and a rule whose days cannot
+follow unambiguously ("the second Tuesday", a day of the month) is refused.
 """
 from __future__ import annotations
 
@@ -127,12 +127,14 @@ def _moved_rule(lines: tuple[str, ...], shift: timedelta, days: timedelta,
 
 
 def follow_weekday(byday: str, moved_days: int) -> str:
-    """A BYDAY of one plain weekday moved by `moved_days` days ("TU" moved 2 days is "TH")."""
+    """The weekdays a rule names, each moved by `moved_days` days: the whole pattern moves with
+    the start ("TU" moved 2 days is "TH"; "MO,WE,FR" moved back a day is "SU,TU,TH"). An
+    ordinal day ("2TU", the second Tuesday) is refused: moved, it may name other weeks."""
     days = [d.strip().upper() for d in byday.split(",") if d.strip()]
-    if len(days) != 1 or days[0] not in _DAYS:
-        raise EventFieldError("recurrence", "the repeat rule names more than one day, or an "
-                              "ordinal day; give the new rule with the new days")
-    return _DAYS[(_DAYS.index(days[0]) + moved_days) % 7]
+    if not days or any(d not in _DAYS for d in days):
+        raise EventFieldError("recurrence", "the repeat rule names an ordinal day (like the "
+                              "second Tuesday); give the new rule with the new days")
+    return ",".join(_DAYS[(_DAYS.index(d) + moved_days) % 7] for d in days)
 
 
 def _shift_until(value: str, shift: timedelta) -> str:

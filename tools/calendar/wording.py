@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import date, datetime, time
 from typing import Protocol, cast
 
-from tools.calendar.events import Event, as_date, zone
+from tools.calendar.events import UTC, Event, as_date, zone
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 """The weekdays' names, by `date.weekday()` (Monday is 0): the one spelling every layer uses."""
@@ -159,6 +159,10 @@ def repeat_words(rules: Iterable[str] | None, start: date | datetime | None = No
         return None
     if rule._until is not None:
         until = rule._until
+        if isinstance(start, datetime) and start.tzinfo is not None and \
+                re.search(r"UNTIL=\d{8}T\d{6}Z", body, re.IGNORECASE):
+            # a UTC end, said on the series' own clock: 01:00Z on the 30th is 5 PM on the 29th
+            until = until.replace(tzinfo=UTC).astimezone(start.tzinfo)
         said += f" until {until:%B} {until.day}" + (f", {until.year}" if until.year != first.year else "")
     elif rule._count:
         said += f", {rule._count} times"

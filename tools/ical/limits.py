@@ -29,6 +29,7 @@ from typing import Any
 from dateutil.rrule import rrule, rruleset, rrulestr
 
 from tools.calendar.events import UTC, Event, local_start_of
+from tools.calendar.occurrences import rule_set
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def _walk(event: Event, meter: _Meter) -> Iterator[datetime]:
 def _expand(event: Event, meter: _Meter) -> Iterator[datetime]:
     tz = event.zone
     dtstart = local_start_of(event.start, tz)
-    made = rrulestr("\n".join(event.recurrence or ()), dtstart=dtstart, forceset=True)
+    made = rrulestr(rule_set(event.recurrence or (), dtstart, event.all_day), dtstart=dtstart, forceset=True)
     assert isinstance(made, rruleset)
     parsed: Any = made  # its rules, dates and exclusions are dateutil's private fields
     counted = rruleset()

@@ -349,9 +349,13 @@ def restored_words(restored: list[RestoredEvent], tz_name: str) -> list[str]:
             out.append("Added back " + event_phrase(now, tz_name))
         elif now is not None and was is not None:
             before, after = event_phrase(was, tz_name), event_phrase(now, tz_name)
-            out.append("Brought back " + after if before == after else
-                       f"Put {after.split(' on ', 1)[0]} back on {after.split(' on ', 1)[-1]}"
-                       + (f" (it was {before.split(' on ', 1)[-1]})" if ' on ' in before else ""))
+            if before == after:
+                out.append("Brought back " + after)
+            elif " on " in after and not now.is_recurring_series:
+                out.append(f"Put {after.split(' on ', 1)[0]} back on {after.split(' on ', 1)[-1]}"
+                           + (f" (it was {before.split(' on ', 1)[-1]})" if " on " in before else ""))
+            else:  # a series says its rule, not one day: both phrases whole
+                out.append(f"Put back {after} (it was {before})")
     return out
 
 
@@ -372,7 +376,8 @@ def rollback_words(report: RollbackReport | RedoReport, tz_name: str) -> list[st
                                 if isinstance(report, RollbackReport) else [])
     lines += [c.shown for c in extra[:LISTED]]
     if len(extra) > LISTED:
-        lines.append(f"and {len(extra) - LISTED:,} more event(s) could not be put back as they were")
+        lines.append(f"and {len(extra) - LISTED:,} more events could not be put back as they were")
     if isinstance(report, RollbackReport) and report.waiting:
-        lines.append(f"{report.waiting} more change(s) will be undone at the next start")
+        lines.append(f"{report.waiting} more {'change' if report.waiting == 1 else 'changes'} "
+                     "will be undone at the next start")
     return lines or ["Nothing needed putting back."]

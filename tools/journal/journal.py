@@ -216,10 +216,11 @@ class RollbackReport:
         kept = self.conflicts + self.failures + self.skipped
         parts += [c.shown for c in kept[:SUMMARY_LISTED]]
         if len(kept) > SUMMARY_LISTED:
-            parts.append(f"{len(kept) - SUMMARY_LISTED:,} more event(s) could not be put back "
+            parts.append(f"{len(kept) - SUMMARY_LISTED:,} more events could not be put back "
                          "as they were")
         if self.waiting:
-            parts.append(f"{self.waiting} more change(s) will be undone at the next start, when "
+            parts.append(f"{self.waiting} more {'change' if self.waiting == 1 else 'changes'} "
+                         "will be undone at the next start, when "
                          "the calendar service answers")
         return "; ".join(parts) or "nothing to put back"
 

@@ -17,6 +17,7 @@ KEYS: list[tuple[str, str]] = [
     ("ctrl+r  /retry", "retry the last request after an error"),
     ("ctrl+f  /why", "why this confidence: the guard's findings and facts"),
     ("ctrl+g  /agenda", "show or hide the agenda"),
+    ("pgup  pgdn", "scroll the conversation (while you type, too)"),
     ("f1  /help", "this help"),
     ("ctrl+p", "command palette (every action)"),
     ("ctrl+q  /quit", "quit"),

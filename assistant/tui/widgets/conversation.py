@@ -6,8 +6,10 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Markdown
 
+from assistant.session.spoken import zone_words
 from assistant.tui.widgets.messages import NoticeMessage, UserMessage
 from assistant.tui.widgets.turn import TurnView
 from assistant.tui.widgets.undo import UndoView
@@ -20,7 +22,7 @@ def welcome(tz_name: str) -> Text:
     """The first line of every conversation: what to do, and how to read the answers."""
     text = Text()
     text.append("Hi! Tell me what to add, move or cancel. ", style="bold")
-    text.append(f"Times are shown in {tz_name}. Every change is checked against "
+    text.append(f"Times are shown in {zone_words(tz_name)}. Every change is checked against "
                 "what you said before you see it, and the badge under it says how sure I am. "
                 "F1 for help.")
     return text
@@ -74,6 +76,19 @@ class Conversation(VerticalScroll):
     async def add_undo(self, result: RollbackReport | RedoReport, tz_name: str, *, redo: bool) -> None:
         await self.mount(UndoView(result, tz_name, redo=redo, classes="undo"))
         self.follow()
+
+    def show_reply(self, view: Widget) -> None:
+        """After a turn: a reply taller than the window is shown from its first line, the rest a
+        scroll below (at 80x24 following the end showed only the end of a long answer, its
+        start cut off above); a reply that fits is followed to the end as before."""
+        self.app.call_after_refresh(self._show_reply, view)
+
+    def _show_reply(self, view: Widget) -> None:
+        if view.outer_size.height <= self.scrollable_content_region.height:
+            self.follow()
+            return
+        self.anchor(False)  # stay at the reply's start; the next message follows the end again
+        self.scroll_to_widget(view, top=True, animate=False, immediate=True)
 
     def restart(self) -> None:
         """A new conversation: only the welcome again."""

@@ -10,11 +10,11 @@ from assistant.tui.formatting import Outcome
 
 OUTCOME_ICONS = {"verified": "✔", "noted": "✔", "corrected": "↺", "unverified": "?", "held": "⏸",
                  "doublecheck": "⚠", "error": "✖"}
-CONFIDENCE_WORDS = {"high": "sure", "medium": "fairly sure", "low": "not sure"}
 
 
 class OutcomeBadge(Static):
-    """How sure the assistant is about a turn, and why; coloured by confidence."""
+    """How sure the assistant is about a turn, and why; coloured by confidence, which is said
+    once, in the border ("confidence: high"), as the why screen says it (not also "(sure)")."""
 
     def __init__(self, outcome: Outcome, **kwargs: Any) -> None:
         self.outcome = outcome
@@ -28,8 +28,6 @@ class OutcomeBadge(Static):
         o = self.outcome
         text = Text()
         text.append(f"{OUTCOME_ICONS.get(o.kind, '•')} {o.title}", style="bold")
-        if o.confidence:
-            text.append(f"  ({CONFIDENCE_WORDS.get(o.confidence, o.confidence)})", style="italic")
         for line in o.lines:
             text.append("\n" + line)
         return text

@@ -46,6 +46,7 @@ class FakeSession:
         self.reports = list(reports or [])
         self.events = list(events or [])
         self.recovered = list(recovered or [])
+        self.notices: list[str] = []
         self.said = list(history or [])
         self.on_send = on_send
         self.changes: ChangeLog = NoChanges()

@@ -92,3 +92,82 @@ def test_demo_runs_in_a_real_terminal(tmp_path: Path) -> None:
         assert session not in _tmux(socket, "list-sessions", "-F", "#{session_name}"), "ctrl+q did not quit"
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def _demo_with_long_fallback(folder: Path) -> Path:
+    """The built-in demo script, but anything off-script is answered with a reply far taller
+    than 80x24, its first and last lines marked."""
+    import json
+
+    from assistant.scripted.demo import DEMO_SCRIPT
+
+    script = json.loads(DEMO_SCRIPT.read_text(encoding="utf-8"))
+    body = "\n\n".join(f"Paragraph {i}: a long answer about the week that goes on for a while."
+                       for i in range(1, 31))
+    script["fallback"] = {"content": [{"type": "text", "text": "FIRST LINE of the answer.\n\n" + body
+                                       + "\n\nLAST LINE of the answer."}]}
+    path = folder / "long-demo.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    return path
+
+
+def _replace_input(socket: str, session: str, text: str) -> None:
+    """Clear the input (ctrl+u) and type `text`, again if the window was still starting up and
+    the keys did not land (seen in a freshly started terminal; not what the test is about)."""
+    for _ in range(10):
+        _tmux(socket, "send-keys", "-t", session, "C-u")
+        _tmux(socket, "send-keys", "-t", session, "-l", text)
+        try:
+            _wait_for(socket, session, f"│  {text}", 2)
+            return
+        except AssertionError:
+            continue
+    _wait_for(socket, session, f"│  {text}", 2)
+
+
+def test_a_long_reply_scrolling_and_typing_in_a_real_terminal(tmp_path: Path) -> None:
+    """At 80x24 in tmux: a long reply opens at its first line; PageDown/PageUp scroll it while the
+    input keeps what is being typed; keys typed with the conversation focused reach the input."""
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not installed: install it (apt-get install -y tmux) and run again")
+    exe = Path(sys.executable).with_name("calendar-assistant")
+    if not exe.exists():
+        exe = Path(shutil.which("calendar-assistant") or "calendar-assistant")
+    socket = f"ca-scroll-{os.getpid()}"
+    session = "long"
+    env = {"CALENDAR_ASSISTANT_HOME": str(tmp_path / "home"), "CALENDAR_ASSISTANT_TIMEZONE": TZ,
+           "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+    script = _demo_with_long_fallback(tmp_path)
+    command = (f"env -u COLUMNS -u LINES {assignments} {shlex.quote(str(exe))} demo "
+               f"--script {shlex.quote(str(script))}")
+    _tmux(socket, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        _wait_for(socket, session, "│  Add Maya's soccer game", 20)  # in the input: it is up
+        _replace_input(socket, session, "tell me about my week")
+        _tmux(socket, "send-keys", "-t", session, "Enter")
+        deadline = time.monotonic() + 60
+        screen = ""
+        while time.monotonic() < deadline:  # the reply streams in; then the turn is over
+            screen = _tmux(socket, "capture-pane", "-p", "-t", session)
+            if "FIRST LINE of the answer." in screen and "thinking" not in screen:
+                break
+            time.sleep(0.2)
+        assert "FIRST LINE of the answer." in screen, screen  # opened at its start,
+        assert "LAST LINE" not in screen, screen  # the rest below
+        _tmux(socket, "send-keys", "-t", session, "-l", "and fri")
+        _wait_for(socket, session, "and fri", 5)
+        for _ in range(4):
+            _tmux(socket, "send-keys", "-t", session, "PageDown")
+        screen = _wait_for(socket, session, "LAST LINE of the answer.", 10)
+        assert "FIRST LINE" not in screen and "and fri" in screen  # scrolled; typing kept
+        for _ in range(4):
+            _tmux(socket, "send-keys", "-t", session, "PageUp")
+        screen = _wait_for(socket, session, "FIRST LINE of the answer.", 10)
+        assert "and fri" in screen
+        _tmux(socket, "send-keys", "-t", session, "BTab")  # the focus leaves the input
+        _tmux(socket, "send-keys", "-t", session, "-l", "day")
+        screen = _wait_for(socket, session, "and friday", 10)  # the keys reached the input
+        _tmux(socket, "send-keys", "-t", session, "C-q")
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10)

@@ -221,7 +221,7 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         assert "  →  " in card
         [badge] = app.query(OutcomeBadge)
         assert badge.outcome.kind == "corrected" and badge.outcome.confidence == "high"
-        assert "Friday 2025-10-24" in badge.plain  # what was wrong
+        assert "Friday, October 24, 5:00 PM" in badge.plain  # what was wrong
         assert ("Put 'Swim lesson' back on Tuesday, October 21 at 5:00 PM "
                 "(it was Friday, October 24 at 5:00 PM)") in badge.plain  # what came back
         assert rig.start("ev_swim1") == "2025-10-23T17:00:00-07:00"
@@ -233,7 +233,7 @@ async def test_wrong_weekday_is_caught_and_shown_corrected(rig: Rig) -> None:
         panel = await wait_for_screen(pilot, FindingsScreen)
         assert "“Move swim lesson to Thursday”" in panel.markdown
         assert "First try: wrong, undone" in panel.markdown
-        assert "**Problem:** 'Thursday' is Thursday 2025-10-23" in panel.markdown
+        assert "**Problem:** 'Thursday' is Thursday, October 23" in panel.markdown
         assert "What the check worked out" in panel.markdown
         assert "calculate_datetime" not in panel.markdown and "ev_swim1" not in panel.markdown
         assert "|" not in panel.markdown  # no table: sentences wrap at any width
