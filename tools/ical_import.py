@@ -51,12 +51,12 @@ def backend_id(backend: CalendarBackend, uid: str) -> str:
 
 def _fields(event: Event) -> dict[str, object]:
     contract = event.to_contract()
-    return {name: contract[name] for name in PATCHABLE}
+    return {name: contract.get(name) for name in PATCHABLE}  # absent: the default (reminders)
 
 
 def _changed(current: Event, wanted: Event, names: tuple[str, ...]) -> dict[str, object]:
     have, want = current.to_contract(), wanted.to_contract()
-    return {name: want[name] for name in names if have[name] != want[name]}
+    return {name: want.get(name) for name in names if have.get(name) != want.get(name)}
 
 
 def plan_import(backend: CalendarBackend, calendar_id: str, series: list[FileSeries],

@@ -92,10 +92,12 @@ def overlap_words(others: list[Event]) -> str:
 def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> list[str]:
     """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
-    (the guard's conflict rule: all-day events overlap nothing). An event that began before
+    (the guard's conflict rule: all-day events overlap nothing). An event with reminders of its
+    own says them (`· reminder 1 day before`), and one that ends in another zone says both ends
+    in their zones' time (`(Chicago 9:00 AM → London 10:40 PM)`). An event that began before
     `first` (the first day shown) is listed under it."""
     from tools.calendar.free_time import overlapping
-    from tools.calendar.wording import day_label
+    from tools.calendar.wording import day_label, reminder_words, two_zone_span
 
     clashes = overlapping(events)
     by_day: dict[date, list[Event]] = {}
@@ -109,7 +111,12 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min) -> l
             clash = ""
             if event.id in clashes:
                 clash = "  ⚠ overlaps " + overlap_words(clashes[event.id])
-            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}{clash}")
+            flight = two_zone_span(event)
+            zones = f"  ({flight})" if flight else ""
+            reminded = reminder_words(event.reminders)
+            reminders = f"  · {reminded}" if reminded else ""
+            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{zones}"
+                         f"{place}{reminders}{clash}")
     return lines
 
 

@@ -51,6 +51,7 @@ def _written(ctx: CheckContext, write: WriteCall) -> list[int] | None:
         value = getattr(event, "reminders", None) if event is not None else None
         if value is None:
             return None
+        value = list(value)  # the event model keeps them as a tuple
     if value is None:
         return []  # a create with no reminders field: none asked of the calendar
     if not isinstance(value, list) or not all(isinstance(m, int) and not isinstance(m, bool) for m in value):

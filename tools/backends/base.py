@@ -309,7 +309,9 @@ class CalendarBackend(abc.ABC):
 
 
 VOLATILE_KEYS = frozenset({"version", "etag", "updated", "sequence", "htmlLink", "iCalUID",
-                           "created", "kind", "creator", "organizer", "reminders"})
+                           "created", "kind", "creator", "organizer"})
+"""Server stamps: not part of what an event is. (`reminders` is: the event's own, since issue 26,
+so a rollback that left them changed is not a clean one.)"""
 
 
 def strip_volatile(record: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -116,6 +116,8 @@ events_table = Table(
     Column("turn_id", String),
     Column("start_utc", Integer, nullable=False, index=True),  # epoch seconds: ranges across zones
     Column("end_utc", Integer, nullable=False, index=True),
+    Column("reminders", String),  # JSON minutes before the start; NULL: the calendar's default (c0002)
+    Column("end_timezone", String),  # the end's own zone when it differs (c0002)
 )
 _E = events_table.c
 _SINGLE = _E.recurrence.is_(None)
@@ -126,9 +128,9 @@ _SINGLE = _E.recurrence.is_(None)
 
 RECORD_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "description",
                  "attendees", "recurrence", "recurring_event_id", "original_start", "status",
-                 "turn_id")
+                 "turn_id", "reminders", "end_timezone")
 _STORED_AS_GIVEN = ("start", "end", "attendees", "recurrence", "original_start", "status",
-                    "turn_id")
+                    "turn_id", "reminders", "end_timezone")
 
 
 def _epoch(value: datetime) -> int:
@@ -153,6 +155,8 @@ def event_to_fields(event: Event) -> dict[str, Any]:
         "status": event.status,
         "start_utc": _epoch(local_start_of(event.start, tz)),
         "end_utc": _epoch(local_start_of(event.end, tz)),
+        "reminders": json.dumps(sorted(set(event.reminders))) if event.reminders is not None else None,
+        "end_timezone": event.end_timezone,
     }
 
 
@@ -160,9 +164,12 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
     """The Event a stored row (or a snapshot record with its keys) holds."""
     tz = zone(row["timezone"])
     original = row["original_start"]
+    end_tz_name = row.get("end_timezone")  # a snapshot written before c0002 has none
+    reminders = row.get("reminders")
     return Event(
         id=row["id"], title=row["title"], start=parse_when(row["start"], tz, "start"),
-        end=parse_when(row["end"], tz, "end"), all_day=bool(row["all_day"]),
+        end=parse_when(row["end"], zone(end_tz_name) if end_tz_name else tz, "end"),
+        all_day=bool(row["all_day"]),
         timezone=row["timezone"], location=row["location"], description=row["description"],
         attendees=tuple(json.loads(row["attendees"] or "[]")),
         recurrence=tuple(json.loads(row["recurrence"])) if row["recurrence"] else None,
@@ -170,6 +177,8 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
         recurring_event_id=row["recurring_event_id"],
         original_start=parse_when(original, tz, "original_start") if original else None,
         status=as_status(row["status"]),
+        reminders=tuple(json.loads(reminders)) if reminders is not None else None,
+        end_timezone=end_tz_name or None,
     )
 
 
