@@ -52,6 +52,19 @@ class WriteCall:
             return result[key]
         return self.call.input.get(key)
 
+    def end_zone(self, zone: str | None, current: Event | None = None) -> str | None:
+        """The zone the written end is read in: its own (`end_timezone`, a flight that lands
+        in London) when the write or the event it changes has one, else `zone` (the start's).
+        "Lands at 10:40 pm London time" is then judged on London's clock."""
+        own = self.written("end_timezone")
+        if own:
+            return str(own)
+        if current is not None and "end_timezone" not in self.input:  # kept, as the tools keep it
+            kept = getattr(current, "end_timezone", None)
+            if kept:
+                return str(kept)
+        return zone
+
 
 @dataclass
 class CallCheck:

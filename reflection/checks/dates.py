@@ -215,7 +215,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
 def _end_after(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,
                tz_name: str | None) -> datetime | None:
     """The end the write leaves: the written one, else the event's own length kept."""
-    end = ctx.read_when(write.written("end"), tz_name)
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current))
     if isinstance(end, datetime):
         return end
     if current is not None and isinstance(current.start, datetime):
@@ -377,7 +377,7 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     if start is None and current is not None:
         start = ctx.local(current.start)
     end_given = "end" in write.input or (write.call.result and write.written("end"))
-    end = ctx.read_when(write.written("end"), tz_name) if end_given else None
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current)) if end_given else None
     if end is None and current is not None and start is not None and "start" in write.input:
         if not isinstance(start, datetime):
             return
@@ -405,7 +405,7 @@ def _placed_length(ctx: CheckContext, write: WriteCall) -> bool:
         return False  # a phrase of its own ("at 6-7") may set the length
     tz_name = write.input.get("timezone") or current.timezone
     start = ctx.read_when(write.written("start"), tz_name)
-    end = ctx.read_when(write.written("end"), tz_name)
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current))
     if not isinstance(start, datetime) or not isinstance(end, datetime):
         return False
     if end - start == current.duration:

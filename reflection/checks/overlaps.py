@@ -27,7 +27,7 @@ def _span(ctx: CheckContext, write: WriteCall) -> tuple[datetime, datetime] | No
         return None
     start = ctx.read_when(write.written("start"), tz_name) if write.written("start") else (
         ctx.local(current.start) if current else None)
-    end = ctx.read_when(write.written("end"), tz_name) if write.written("end") else None
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current)) if write.written("end") else None
     if end is None and isinstance(start, datetime):
         # a new event with no end lasts an hour (the tools' default, as event_from_contract)
         end = start + (current.duration if current is not None else timedelta(hours=1))
