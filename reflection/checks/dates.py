@@ -10,8 +10,18 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
+from reflection.checks.allowed import (
+    Allowed,
+    Judgement,
+    TimeSlot,
+    am_pm_swapped,
+    describe,
+    judge,
+    on_clock,
+    slots_for,
+)
 from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
@@ -20,7 +30,7 @@ from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
 from reflection.reading.request import Phrase
 from reflection.wording import describe_when, relation_to_today, weekday_name
-from tools.calendar.events import Event, as_date, zone
+from tools.calendar.events import Event, EventFieldError, as_date, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
 
@@ -208,8 +218,24 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         if single is not None:
             ctx.unsure(write, "the phrase for this change could not be told apart")
             return
+    own = _own_clock(ctx, tz_name)
+    if own is not None and judge(start, on_clock(allowed, ctx.tz, own), own, wall).ok:
+        # "leaves heathrow 11:20am", written on London's clock for a person in Los Angeles: the
+        # event's own zone is a reading too, and an error must exclude every reading
+        ctx.unsure(write, f"the time may be meant on the clock of {tz_name}, the event's own zone")
+        return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _own_clock(ctx: CheckContext, tz_name: str | None) -> ZoneInfo | None:
+    """The event's own zone when it is not the person's (a flight, a call on grandma's time)."""
+    if not tz_name or tz_name == ctx.case.timezone:
+        return None
+    try:
+        return zone(tz_name)
+    except EventFieldError:
+        return None
 
 
 def _end_after(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,

@@ -30,6 +30,11 @@ def check_reminders(ctx: CheckContext) -> None:
     if written is None:
         ctx.unsure(write, "the event's own reminders are not known")
         return
+    if not asked and _left_default(ctx, write):
+        # absent is the calendar's default (CONTRACT 2): none on some calendars, a phone's
+        # default alert on others; only [] says "no reminder" for sure
+        ctx.unsure(write, "'no reminder' was asked and the call leaves the calendar's default reminders")
+        return
     if sorted(set(written)) == asked:
         return
     said = "no reminder" if not asked else " and ".join(_words(m) for m in asked) + " before"
@@ -41,6 +46,16 @@ def check_reminders(ctx: CheckContext) -> None:
 
 def _carriers(ctx: CheckContext) -> list[WriteCall]:
     return [w for w in ctx.writes if w.kind in ("create", "update") and not w.failed]
+
+
+def _left_default(ctx: CheckContext, write: WriteCall) -> bool:
+    """Whether the event is left with the calendar's default reminders (no list of its own)."""
+    if write.written("reminders") is not None:
+        return False
+    if write.kind == "create":
+        return True
+    event = ctx.event(write.event_id)
+    return event is not None and getattr(event, "reminders", None) is None
 
 
 def _written(ctx: CheckContext, write: WriteCall) -> list[int] | None:
