@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -134,10 +134,12 @@ class EventProfile:
     people: frozenset[str]
     place_words: frozenset[str]
     event_ids: set[str] = field(default_factory=set)
+    all_words: frozenset[str] = field(init=False)
+    """Its title, people and place words together, joined once: the index and the document
+    frequencies read them for every profile of the window."""
 
-    @property
-    def all_words(self) -> frozenset[str]:
-        return self.title_words | self.people | self.place_words
+    def __post_init__(self) -> None:
+        self.all_words = self.title_words | self.people | self.place_words
 
 
 _EMAIL_RE = re.compile(r"\S+@\S+")
@@ -158,10 +160,6 @@ def _words(text: str | None) -> frozenset[str]:
         if is_content(a) or is_content(b):
             found.add(a + b)
     return frozenset(found)
-
-
-def _people(event: Event) -> frozenset[str]:
-    return _people_of(event.attendees, event.description)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -186,10 +184,17 @@ def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
         if key in by_key:
             by_key[key].event_ids.add(event.id)
             continue
-        by_key[key] = EventProfile(key=key, title=event.title, title_words=_words(event.title),
-                                   people=_people(event), place_words=_words(event.location),
-                                   event_ids={event.id})
+        by_key[key] = EventProfile(key, event.title, *_profile_words(
+            event.title, event.attendees, event.description, event.location), event_ids={event.id})
     return list(by_key.values())
+
+
+@lru_cache(maxsize=1 << 14)
+def _profile_words(title: str, attendees: tuple[str, ...], description: str | None,
+                   location: str | None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Title, people and place words of one event's texts, cached on those texts: a calendar
+    repeats them (a weekly lesson, the same dentist), and every check reads the whole window."""
+    return _words(title), _people_of(attendees, description), _words(location)
 
 
 _FUZZY_PREFILTER = 79.0
@@ -213,12 +218,15 @@ class EventIndex:
 
     def __init__(self, calendar: Sequence[Event]) -> None:
         self.profiles = profiles(calendar)
-        self.df = _df(self.profiles)
         postings: dict[str, list[int]] = {}
         for position, prof in enumerate(self.profiles):
             for word in prof.all_words:
-                postings.setdefault(word, []).append(position)
+                if word in postings:
+                    postings[word].append(position)
+                else:
+                    postings[word] = [position]
         self.postings = postings
+        self.df = _PostingCounts(postings)
         by_stem: dict[str, list[str]] = {}
         for word in postings:
             by_stem.setdefault(stem(word), []).append(word)
@@ -259,6 +267,23 @@ class EventIndex:
     def score(self, words: Sequence[str]) -> list[Candidate]:
         """`score_words` over the whole window, scoring only the profiles that can score."""
         return score_words(words, self.candidates(words), self.df)
+
+
+class _PostingCounts(Mapping[str, int]):
+    """The document frequencies read off the postings (a word's profiles are its postings),
+    instead of a second pass over every profile's words: only the few matched words are asked."""
+
+    def __init__(self, postings: dict[str, list[int]]) -> None:
+        self._postings = postings
+
+    def __getitem__(self, word: str) -> int:
+        return len(self._postings[word])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._postings)
+
+    def __len__(self) -> int:
+        return len(self._postings)
 
 
 _INDEX_CACHE: list[tuple[Sequence[Event], tuple[int, ...], EventIndex]] = []
@@ -375,7 +400,7 @@ def _df(profs: Iterable[EventProfile]) -> dict[str, int]:
 
 
 def score_words(words: Sequence[str], profs: Sequence[EventProfile],
-                df: dict[str, int] | None = None) -> list[Candidate]:
+                df: Mapping[str, int] | None = None) -> list[Candidate]:
     """Every event the words may name, with a score: matched event words, each weighted by how
     few events share it (title and people count fully, the place half)."""
     df = df if df is not None else _df(profs)
