@@ -8,13 +8,16 @@ made it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from assistant.services import Services
-from reflection.case import GuardCall, GuardCase
+from reflection.case import GuardCall, GuardCase, WindowTexts
+from reflection.reading.event_refs import texts_reached
 from tools.backends.base import CalendarBackend
+from tools.backends.local import LocalBackend, listing_key
 from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.entries import Entry, EntryState
@@ -73,11 +76,100 @@ def calendar_around(backend: CalendarBackend, calendar_id: str, now: datetime,
     from `build_guard_case` so a benchmark times exactly what an attempt reads."""
     events: dict[str, Event] = {e.id: e for e in backend.list_events(calendar_id, now - _BEFORE,
                                                                      now + _AFTER)}
+    return _with_extras(backend, calendar_id, events, named)
+
+
+def _with_pre_images(events: dict[str, Event], before: dict[str, Event | None]) -> dict[str, Event]:
+    """The calendar as it was before the attempt: each event it wrote put back as it was (one
+    it created taken out), in its place."""
+    for event_id, pre in before.items():
+        if pre is None:
+            events.pop(event_id, None)
+        else:
+            events[event_id] = pre
+    return events
+
+
+class BoundedWindow:
+    """The guard's window on a local calendar, read in part (issue 25): a check's cost is the
+    events the message can mean, not the events the window holds.
+
+    `calendar` holds the window's events the checks read one by one: the single events whose
+    texts hold a word the message's words are similar to (found among the window's distinct
+    texts, `texts_reached`), every series occurrence and exception, the named events and the
+    series of every occurrence, in the order the whole window lists them, with the attempt's
+    pre-images in place. What the checks read of the rest comes from the `CalendarAround`
+    answers below, each what the whole window gives: its distinct texts (the window's, read by
+    the store, and those of `calendar`), the events near a span, and the whole window itself,
+    read only on demand (`calendar_around`)."""
+
+    def __init__(self, backend: LocalBackend, calendar_id: str, now: datetime, named: set[str],
+                 message: str, before: dict[str, Event | None] | None = None) -> None:
+        self.backend, self.calendar_id, self.now, self.named = backend, calendar_id, now, named
+        self.before = dict(before or {})
+        self.lo, self.hi = now - _BEFORE, now + _AFTER
+        titled, places, stored_guests = backend.window_texts(calendar_id, self.lo, self.hi,
+                                                             skip=self.before)
+        guests: dict[tuple[str, ...], list[str]] = {}
+        for stored in stored_guests:
+            guests.setdefault(tuple(json.loads(stored or "[]")), []).append(stored)
+        reached = texts_reached(message, titled, places, guests)
+        listed = backend.list_window(
+            calendar_id, self.lo, self.hi, ids=sorted(named), titles=sorted(reached.titles),
+            places=sorted(reached.places), descriptions=sorted(reached.descriptions),
+            guests=sorted(s for g in reached.guests for s in guests[g]))
+        self._order = {e.id: listing_key(e) for e in listed}  # the window's order, before pre-images
+        events = _with_extras(backend, calendar_id, {e.id: e for e in listed}, named)
+        self.calendar = _with_pre_images(events, self.before)
+        self._stored = WindowTexts(frozenset(titled), frozenset(places), frozenset(guests))
+        self._texts: WindowTexts | None = None
+        self._whole: list[Event] | None = None
+
+    def texts(self) -> WindowTexts:
+        if self._texts is None:
+            part = self.calendar.values()
+            self._texts = WindowTexts(
+                self._stored.titled | {(e.title, e.description) for e in part},
+                self._stored.places | {e.location for e in part if e.location},
+                self._stored.guests | {e.attendees for e in part})
+        return self._texts
+
+    def near(self, start: datetime, end: datetime) -> list[Event]:
+        """The window's single events overlapping the span (a second either side: the store
+        keeps whole seconds) merged into `calendar`'s window part in the window's order,
+        then `calendar`'s other events (named ones outside it, series), as the whole window
+        orders them."""
+        lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
+        order = {i: k for i, k in self._order.items() if i in self.calendar}
+        found: dict[str, Event] = {}
+        if lo < hi:
+            for event in self.backend.list_singles(self.calendar_id, lo, hi):
+                if event.id not in self.before and event.id not in self._order:
+                    found[event.id] = event
+                    order[event.id] = listing_key(event)
+        window = [self.calendar[i] if i in self.calendar else found[i]
+                  for i in sorted(order, key=order.__getitem__)]
+        return window + [e for i, e in self.calendar.items() if i not in self._order]
+
+    def events(self) -> list[Event]:
+        if self._whole is None:
+            whole = calendar_around(self.backend, self.calendar_id, self.now, self.named)
+            self._whole = list(_with_pre_images(whole, self.before).values())
+        return self._whole
+
+
+_SECOND = timedelta(seconds=1)
+
+
+def _with_extras(backend: CalendarBackend, calendar_id: str, events: dict[str, Event],
+                 named: set[str]) -> dict[str, Event]:
+    """`events` and, after them, the named events and the series of every occurrence they hold
+    that they do not already hold, one read for them all (not one per series), by id."""
     wanted = set(named)
     for event in list(events.values()):
         if event.recurring_event_id:
             wanted.add(event.recurring_event_id)
-    missing = sorted(wanted - set(events))  # one read for them all, not one per series
+    missing = sorted(wanted - set(events))
     for event_id, found in zip(missing, backend.get_events(calendar_id, missing), strict=True):
         if found is not None:
             events[event_id] = found
@@ -91,15 +183,17 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     (`judged`; all of `calls` when not given), judged against the person's own `message`."""
     judged = calls if judged is None else judged
     backend, cal_id = services.backend, services.calendar_id
-    events = calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
-    for event_id, before in pre_images(services, turn_id, attempt).items():
-        if before is None:
-            events.pop(event_id, None)
-        else:
-            events[event_id] = before
+    named = named_event_ids(calls, services.catalog)
+    before = pre_images(services, turn_id, attempt)
+    around: BoundedWindow | None = None
+    if isinstance(backend, LocalBackend):  # a store that reads its window's texts apart
+        around = BoundedWindow(backend, cal_id, now, named, message, before)
+        events = around.calendar
+    else:
+        events = _with_pre_images(calendar_around(backend, cal_id, now, named), before)
     settings = services.settings
     return GuardCase(user_message=message, now=now, timezone=settings.timezone,
-                     home_address=settings.home_address, calendar=list(events.values()),
+                     home_address=settings.home_address, calendar=list(events.values()), around=around,
                      tool_calls=[GuardCall(c.name, c.input, c.result.data if c.result else None)
                                  for c in judged],
                      backend=backend.name, places=dict(settings.places), catalog=services.catalog)

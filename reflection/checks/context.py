@@ -91,7 +91,7 @@ class CheckContext:
 
     @property
     def existing_ids(self) -> set[str]:
-        return {e.id for e in self.case.calendar}
+        return {e.id for e in self.case.whole_calendar()}
 
     # ------------------------------------------------------------------ findings
     def error(self, write: WriteCall | int, type_: FindingType, issue: str, correction: str,

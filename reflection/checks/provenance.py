@@ -76,7 +76,7 @@ def _fold(text: str) -> str:
 def untrusted_texts(ctx: CheckContext) -> list[Untrusted]:
     """Every piece of calendar and tool-result text the attempt could have read."""
     out: list[Untrusted] = []
-    for event in ctx.case.calendar:
+    for event in ctx.case.whole_calendar():
         name = f"'{event.title}'"
         out.append(Untrusted(f"the title of {name}", event.title))
         if event.description:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -227,8 +228,35 @@ class EventIndex:
                     postings[word] = [position]
         self.postings = postings
         self.df = _PostingCounts(postings)
+        self._finder = WordFinder(postings)
+
+    def similar_words(self, said: str) -> tuple[str, ...]:
+        """The profile words `word_similarity` scores above zero for `said`."""
+        return self._finder.similar_words(said)
+
+    def candidates(self, words: Iterable[str]) -> list[EventProfile]:
+        """The profiles sharing a word (or a near spelling) with `words`, in index order."""
+        positions: set[int] = set()
+        for said in words:
+            for own in self.similar_words(said):
+                positions.update(self.postings[own])
+        return [self.profiles[i] for i in sorted(positions)]
+
+    def score(self, words: Sequence[str]) -> list[Candidate]:
+        """`score_words` over the whole window, scoring only the profiles that can score."""
+        return score_words(words, self.candidates(words), self.df)
+
+
+class WordFinder:
+    """The words of a vocabulary `word_similarity` scores above zero for a said word: the same
+    stem (dict), a typo (a rapidfuzz scan of the vocabulary cut below the typo threshold), a
+    prefix (bisection in the sorted stems), each confirmed by `word_similarity` itself. Apart
+    from `EventIndex` so the window's texts can be searched the same way before any of its
+    events is read (`texts_reached`)."""
+
+    def __init__(self, vocabulary: Iterable[str]) -> None:
         by_stem: dict[str, list[str]] = {}
-        for word in postings:
+        for word in vocabulary:
             by_stem.setdefault(stem(word), []).append(word)
         self._by_stem = by_stem
         self._stems = sorted(by_stem)
@@ -236,7 +264,7 @@ class EventIndex:
         self._similar: dict[str, tuple[str, ...]] = {}
 
     def similar_words(self, said: str) -> tuple[str, ...]:
-        """The profile words `word_similarity` scores above zero for `said`."""
+        """The vocabulary's words `word_similarity` scores above zero for `said`."""
         found = self._similar.get(said)
         if found is not None:
             return found
@@ -255,18 +283,6 @@ class EventIndex:
                       if word_similarity(said, w) > 0)
         self._similar[said] = words
         return words
-
-    def candidates(self, words: Iterable[str]) -> list[EventProfile]:
-        """The profiles sharing a word (or a near spelling) with `words`, in index order."""
-        positions: set[int] = set()
-        for said in words:
-            for own in self.similar_words(said):
-                positions.update(self.postings[own])
-        return [self.profiles[i] for i in sorted(positions)]
-
-    def score(self, words: Sequence[str]) -> list[Candidate]:
-        """`score_words` over the whole window, scoring only the profiles that can score."""
-        return score_words(words, self.candidates(words), self.df)
 
 
 class _PostingCounts(Mapping[str, int]):
@@ -466,3 +482,56 @@ def evidence_for(key: str, text: str, calendar: Sequence[Event]) -> float:
 # Weekday and meal words are stop words for naming, yet titles use them ("Friday lunch").
 _DATEISH_TITLE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday
 morning afternoon evening night lunch weekend""".split())
+
+
+def lookup_words(text: str) -> set[str]:
+    """Every word the reading of `text` may score against the calendar, and more: each token
+    (with and without the addresses blanked out, as `find_event_refs` and `evidence_for` read
+    it) and each pair of neighbours in a run read with no date phrase (a date phrase only
+    breaks runs, so the pairs `find_event_refs` joins are among these)."""
+    blanked = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
+    words = {t.text for t in tokenize(text)} | {t.text for t in blanked}
+    for run in _runs(text, blanked, []):
+        words.update(a.text + b.text for a, b in pairwise(run))
+    return words
+
+
+@dataclass(frozen=True)
+class TextsReached:
+    """The window's texts holding a word some word of the message is similar to: the events
+    holding one of them are every event the message's words can score on."""
+
+    titles: frozenset[str]
+    places: frozenset[str]
+    guests: frozenset[tuple[str, ...]]
+    descriptions: frozenset[str]
+
+
+def texts_reached(text: str, titled: Iterable[tuple[str, str | None]], places: Iterable[str],
+                  guests: Iterable[tuple[str, ...]]) -> TextsReached:
+    """Which of the window's distinct texts (titles with descriptions, places, guest lists) hold
+    a word `lookup_words(text)` is similar to. An event's words are its title's, its place's and
+    the people of its guests and description (`_people_of` is the union of the two), so an event
+    can score on the message only if one of its texts is reached."""
+    owners: dict[str, set[tuple[int, object]]] = {}
+
+    def own(words: frozenset[str], kind: int, value: object) -> None:
+        for word in words:
+            owners.setdefault(word, set()).add((kind, value))
+
+    for title, description in titled:
+        own(_words(title), 0, title)
+        if description:
+            own(_people_of((), description), 3, description)
+    for place in places:
+        own(_words(place), 1, place)
+    for attendees in guests:
+        own(_people_of(attendees, None), 2, attendees)
+    finder = WordFinder(owners)
+    reached: tuple[set[Any], set[Any], set[Any], set[Any]] = (set(), set(), set(), set())
+    for said in lookup_words(text):
+        for word in finder.similar_words(said):
+            for kind, value in owners[word]:
+                reached[kind].add(value)
+    return TextsReached(frozenset(reached[0]), frozenset(reached[1]), frozenset(reached[2]),
+                        frozenset(reached[3]))

@@ -21,7 +21,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, time
 from pathlib import Path
@@ -38,6 +38,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     insert,
+    or_,
     select,
     update,
 )
@@ -188,7 +189,8 @@ def _snapshot_of(calendar_id: str, event_id: str, row: Mapping[Any, Any] | None)
     return Snapshot(calendar_id, event_id, record, record["version"])
 
 
-def _start_key(event: Event) -> tuple[datetime, str]:
+def listing_key(event: Event) -> tuple[datetime, str]:
+    """Where an event sits in a listing: by start (a date at midnight in its zone), then id."""
     start = event.start
     if not isinstance(start, datetime):
         start = datetime.combine(start, time(0), tzinfo=zone(event.timezone))
@@ -225,6 +227,23 @@ _LIST_LONG = select(events_table).where(
 _LIST_MASTERS = select(events_table).where(
     _LIVE, _E.recurrence.is_not(None), _E.recurring_event_id.is_(None),
     _E.start_utc < bindparam("b_hi"))
+# A bounded listing (issue 25, the guard's window): the same, its single events only those a
+# filter names (series occurrences and exceptions all, as before); and the window's distinct
+# texts, read without reading its events. `b_skip`: ids left out (what the attempt wrote).
+_FOUND = or_(_E.recurring_event_id.is_not(None), _E.id.in_(bindparam("b_ids", expanding=True)),
+             _E.title.in_(bindparam("b_titles", expanding=True)),
+             _E.location.in_(bindparam("b_places", expanding=True)),
+             _E.attendees.in_(bindparam("b_guests", expanding=True)),
+             _E.description.in_(bindparam("b_descriptions", expanding=True)))
+_LIST_FOUND_IDS = select(_E.id).where(  # from ix_events_window_texts alone, then rows by key
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"), _FOUND)
+_IN_WINDOW_TEXTS = and_(_LIVE, _SINGLE, _E.recurring_event_id.is_(None),
+                        _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+                        _E.end_utc > bindparam("b_lo"), _E.id.not_in(bindparam("b_skip", expanding=True)))
+_WINDOW_TITLED = select(_E.title, _E.description).distinct().where(_IN_WINDOW_TEXTS)
+_WINDOW_PLACES = select(_E.location).distinct().where(_IN_WINDOW_TEXTS, _E.location.is_not(None))
+_WINDOW_GUESTS = select(_E.attendees).distinct().where(_IN_WINDOW_TEXTS)
 _LIST_EXCEPTIONS = select(_E.id).where(_E.calendar_id == bindparam("b_cal"),
                                        _E.recurring_event_id.in_(bindparam("b_ids", expanding=True)))
 
@@ -384,10 +403,61 @@ class LocalBackend(CalendarBackend):
     # ----------------------------------------------------------------- reading
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
                     query: str | None = None) -> list[Event]:
+        return self._list(calendar_id, start, end, self._singles, {}, query)
+
+    def list_window(self, calendar_id: str, start: datetime, end: datetime, *,
+                    ids: Iterable[str] = (), titles: Iterable[str] = (), places: Iterable[str] = (),
+                    guests: Iterable[str] = (), descriptions: Iterable[str] = ()) -> list[Event]:
+        """`list_events` with only the single events these ids or stored texts name (`guests`:
+        the stored attendees text), every series occurrence and exception as before, in the
+        same order: the part of a window the guard needs one by one, its rows read through
+        the (calendar, start) index and only the matching ones turned into events."""
+        found = {"b_ids": list(ids), "b_titles": list(titles), "b_places": list(places),
+                 "b_guests": list(guests), "b_descriptions": list(descriptions)}
+        return self._list(calendar_id, start, end, self._found_singles, found, None)
+
+    def window_texts(self, calendar_id: str, start: datetime, end: datetime,
+                     skip: Iterable[str] = ()) -> tuple[set[tuple[str, str | None]], set[str], set[str]]:
+        """The distinct (title, description) pairs, places and stored attendees texts of the
+        window's single events (`list_events`' singles, occurrence exceptions left out, and the
+        `skip` ids): what the guard reads of the events it does not list, a few rows however
+        many events the window holds."""
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT, "b_skip": list(skip)}
+        with self.engine.connect() as conn:
+            titled = {(r.title, r.description) for r in conn.execute(_WINDOW_TITLED, window)}
+            places = set(conn.execute(_WINDOW_PLACES, window).scalars())
+            guests = set(conn.execute(_WINDOW_GUESTS, window).scalars())
+        return titled, places, guests
+
+    def list_singles(self, calendar_id: str, start: datetime, end: datetime) -> list[Event]:
+        """The single events (not of a series) overlapping [start, end), in listing order."""
         window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
                   "b_near": _epoch(start) - LONG_EVENT}
         with self.engine.connect() as conn:
-            single = list(conn.execute(_LIST_SINGLE, window).all())
+            rows = list(conn.execute(_LIST_SINGLE, window).all())
+            rows += conn.execute(_LIST_LONG, window).all()
+        events = [self._event_of(r) for r in rows if r.recurring_event_id is None]
+        events.sort(key=listing_key)
+        return events
+
+    @staticmethod
+    def _singles(conn: Connection, window: dict[str, Any]) -> list[Any]:
+        return list(conn.execute(_LIST_SINGLE, window).all())
+
+    def _found_singles(self, conn: Connection, window: dict[str, Any]) -> list[Any]:
+        """The ids from the window's index first, then their rows by key: in one statement
+        SQLite reads every row of the window to test the filter."""
+        ids = list(conn.execute(_LIST_FOUND_IDS, window).scalars())
+        return list(self._rows(conn, window["b_cal"], ids).values())
+
+    def _list(self, calendar_id: str, start: datetime, end: datetime,
+              singles: Callable[[Connection, dict[str, Any]], list[Any]], params: dict[str, Any],
+              query: str | None) -> list[Event]:
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT, **params}
+        with self.engine.connect() as conn:
+            single = singles(conn, window)
             single += conn.execute(_LIST_LONG, window).all()
             masters = conn.execute(_LIST_MASTERS, window).all()
             expanded: list[tuple[str, list[Event]]] = []
@@ -421,7 +491,7 @@ class LocalBackend(CalendarBackend):
             needle = query.casefold()
             events = [e for e in events if needle in " ".join(
                 filter(None, (e.title, e.location, e.description, *e.attendees))).casefold()]
-        events.sort(key=_start_key)
+        events.sort(key=listing_key)
         return events
 
     def skipped_series(self) -> list[Event]:
