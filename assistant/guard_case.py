@@ -96,12 +96,12 @@ class BoundedWindow:
 
     `calendar` holds the window's events the checks read one by one: the single events whose
     texts hold a word the message's words are similar to (found among the window's distinct
-    texts, `texts_reached`), every series occurrence and exception, the named events and the
-    series of every occurrence, in the order the whole window lists them, with the attempt's
-    pre-images in place. What the checks read of the rest comes from the `CalendarAround`
-    answers below, each what the whole window gives: its distinct texts (the window's, read by
-    the store, and those of `calendar`), the events near a span, and the whole window itself,
-    read only on demand (`calendar_around`)."""
+    texts, `texts_reached`), the series whose texts hold one, the named events and their
+    series, in the order the whole window lists them, with the attempt's pre-images in place.
+    What the checks read of the rest comes from the `CalendarAround` answers below, each what
+    the whole window gives: its distinct texts (the single events' read by the store, the
+    series' and the named events' from what was read), the events near a span, and the whole
+    window itself, read only on demand (`calendar_around`)."""
 
     def __init__(self, backend: LocalBackend, calendar_id: str, now: datetime, named: set[str],
                  message: str, before: dict[str, Event | None] | None = None) -> None:
@@ -119,43 +119,70 @@ class BoundedWindow:
             places=sorted(reached.places), descriptions=sorted(reached.descriptions),
             guests=sorted(s for g in reached.guests for s in guests[g]))
         self._order = {e.id: listing_key(e) for e in listed}  # the window's order, before pre-images
-        events = _with_extras(backend, calendar_id, {e.id: e for e in listed}, named)
-        self.calendar = _with_pre_images(events, self.before)
+        # every series of the window with its occurrences, the found single events, then the
+        # named events and the series (the whole window but its single events not found)
+        self._read = _with_pre_images(_with_extras(backend, calendar_id, {e.id: e for e in listed},
+                                                   named), self.before)
+        kept = self._series_kept(message, named)
+        self.calendar = {i: e for i, e in self._read.items()
+                         if (_series_of(e) or i) in kept or not _series_of(e)}
         self._stored = WindowTexts(frozenset(titled), frozenset(places), frozenset(guests))
         self._texts: WindowTexts | None = None
         self._whole: list[Event] | None = None
 
+    def _series_kept(self, message: str, named: set[str]) -> set[str]:
+        """The series read one by one: those named (or an occurrence of them) and those whose
+        texts (the series' own, an exception's) hold a word the message's words reach."""
+        members: dict[str, list[Event]] = {}
+        for event in self._read.values():
+            series = _series_of(event)
+            if series:
+                members.setdefault(series, []).append(event)
+        reached = texts_reached(message, {(e.title, e.description) for m in members.values() for e in m},
+                                {e.location for m in members.values() for e in m if e.location},
+                                {e.attendees for m in members.values() for e in m})
+        kept = {s for s, m in members.items()
+                if s in named or any(e.id in named for e in m) or any(
+                    e.title in reached.titles or e.location in reached.places
+                    or e.attendees in reached.guests or e.description in reached.descriptions
+                    for e in m)}
+        return kept
+
     def texts(self) -> WindowTexts:
         if self._texts is None:
-            part = self.calendar.values()
+            read = self._read.values()
             self._texts = WindowTexts(
-                self._stored.titled | {(e.title, e.description) for e in part},
-                self._stored.places | {e.location for e in part if e.location},
-                self._stored.guests | {e.attendees for e in part})
+                self._stored.titled | {(e.title, e.description) for e in read},
+                self._stored.places | {e.location for e in read if e.location},
+                self._stored.guests | {e.attendees for e in read})
         return self._texts
 
     def near(self, start: datetime, end: datetime) -> list[Event]:
         """The window's single events overlapping the span (a second either side: the store
-        keeps whole seconds) merged into `calendar`'s window part in the window's order,
-        then `calendar`'s other events (named ones outside it, series), as the whole window
-        orders them."""
+        keeps whole seconds) merged into what was read of the window, in the window's order,
+        then the named events and series, as the whole window orders them."""
         lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
-        order = {i: k for i, k in self._order.items() if i in self.calendar}
+        order = {i: k for i, k in self._order.items() if i in self._read}
         found: dict[str, Event] = {}
         if lo < hi:
             for event in self.backend.list_singles(self.calendar_id, lo, hi):
                 if event.id not in self.before and event.id not in self._order:
                     found[event.id] = event
                     order[event.id] = listing_key(event)
-        window = [self.calendar[i] if i in self.calendar else found[i]
+        window = [self._read[i] if i in self._read else found[i]
                   for i in sorted(order, key=order.__getitem__)]
-        return window + [e for i, e in self.calendar.items() if i not in self._order]
+        return window + [e for i, e in self._read.items() if i not in self._order]
 
     def events(self) -> list[Event]:
         if self._whole is None:
             whole = calendar_around(self.backend, self.calendar_id, self.now, self.named)
             self._whole = list(_with_pre_images(whole, self.before).values())
         return self._whole
+
+
+def _series_of(event: Event) -> str | None:
+    """The series an event belongs to: its own id for a series, its series' for an occurrence."""
+    return event.recurring_event_id or (event.id if event.recurrence else None)
 
 
 _SECOND = timedelta(seconds=1)

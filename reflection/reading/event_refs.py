@@ -485,12 +485,14 @@ morning afternoon evening night lunch weekend""".split())
 
 
 def lookup_words(text: str) -> set[str]:
-    """Every word the reading of `text` may score against the calendar, and more: each token
-    (with and without the addresses blanked out, as `find_event_refs` and `evidence_for` read
-    it) and each pair of neighbours in a run read with no date phrase (a date phrase only
-    breaks runs, so the pairs `find_event_refs` joins are among these)."""
+    """Every word the reading of `text` may score against the calendar, and more: each content
+    or date-ish token (with and without the addresses blanked out, as `find_event_refs` and
+    `evidence_for` read it; "move" is no name, and would reach every "Movie night") and each
+    pair of neighbours in a run read with no date phrase (a date phrase only breaks runs, so
+    the pairs `find_event_refs` joins are among these)."""
     blanked = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
-    words = {t.text for t in tokenize(text)} | {t.text for t in blanked}
+    words = {t.text for t in (*tokenize(text), *blanked)
+             if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS}
     for run in _runs(text, blanked, []):
         words.update(a.text + b.text for a, b in pairwise(run))
     return words
