@@ -22,10 +22,15 @@ With `--sizes 1000,10000,100000` (issue 25): the guard per check **with a calend
 A local calendar (temporary SQLite file) is filled with that many background events over ten
 years (2020-2029: family titles, people, places; 1 in 200 a weekly series of 10-40 weeks); each
 case's own events are written into it, and the check reads the calendar as a live attempt does
-(`assistant.guard_case.calendar_around`: the window listing, the named events, their series)
-before judging. Its time per check (listing included) is set against the floor, the same check on
-the bare case (the case's own events only), timed in the same loop: p99 and median, and the
-ratio of the p99s. `--sample N` judges every k-th case so that N are judged per size.
+(`assistant.guard_case.BoundedWindow`: the window's distinct texts, the events the message's
+words reach, the named events and series, the rest on demand) before judging. Its time per
+check (reads included) is set against the floor, the same check on the bare case (the case's own
+events only), timed in the same loop: p99 and median, and the ratio of the p99s. Each verdict is
+compared with the verdict on the whole window read event by event (`calendar_around`, untimed):
+any difference fails the run (exit 1). How many differ from the bare case's is printed too: the
+background shares the cases' titles, places and people on purpose, so a calendar around a case
+may make a name ambiguous or a time taken, and the verdict rightly changes.
+`--sample N` judges every k-th case so that N are judged per size.
 """
 from __future__ import annotations
 
