@@ -22,8 +22,9 @@ With `--sizes 1000,10000,100000` (issue 25): the guard per check **with a calend
 A local calendar (temporary SQLite file) is filled with that many background events over ten
 years (2020-2029: family titles, people, places; 1 in 200 a weekly series of 10-40 weeks); each
 case's own events are written into it, and the check reads the calendar as a live attempt does
-(`assistant.guard_case.BoundedWindow`: the window's distinct texts, the events the message's
-words reach, the named events and series, the rest on demand) before judging. Its time per
+(`assistant.guard_case.guard_window`: a window of many events read in part, `BoundedWindow`:
+its distinct texts, the events the message's words reach, the named events and series, the
+rest on demand; a small one whole) before judging. Its time per
 check (reads included) is set against the floor, the same check on the bare case (the case's own
 events only), timed in the same loop: p99 and median, and the ratio of the p99s. Each verdict is
 compared with the verdict on the whole window read event by event (`calendar_around`, untimed):
@@ -164,15 +165,15 @@ def _verdict(guard: Guard, case: Any) -> str:
 
 def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[str, Any]]:
     """Per size: the guard per check with the calendar around it against the bare case. The
-    timed check reads the window as an attempt does (`BoundedWindow`: the events the message
-    can mean, the rest through its distinct texts); its verdict is compared with the verdict on
+    timed check reads the window as an attempt does (`guard_window`: in part when it holds many
+    events, the rest through its distinct texts); its verdict is compared with the verdict on
     the whole window read event by event (`calendar_around`, untimed), which it must equal."""
     import dataclasses
     import tempfile
 
     from sqlalchemy import delete
 
-    from assistant.guard_case import BoundedWindow, calendar_around, named_event_ids
+    from assistant.guard_case import calendar_around, guard_window, named_event_ids
     from tools.backends.local import events_table
 
     guard = Guard(mode="symbolic")
@@ -200,10 +201,10 @@ def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[
                 whole_verdict = _verdict(guard, dataclasses.replace(case, calendar=list(whole.values())))
                 for _ in range(2):  # the first pass warms the caches a running app would have
                     t0 = time.perf_counter()
-                    window = BoundedWindow(backend, "primary", case.now, named, case.user_message)
+                    events, window = guard_window(backend, "primary", case.now, named,
+                                                  case.user_message, {})
                     t1 = time.perf_counter()
-                    around = dataclasses.replace(case, calendar=list(window.calendar.values()),
-                                                 around=window)
+                    around = dataclasses.replace(case, calendar=list(events.values()), around=window)
                     verdict = _verdict(guard, around)
                     t2 = time.perf_counter()
                     bare_verdict = _verdict(guard, case)
@@ -212,7 +213,7 @@ def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[
                 listing.append((t1 - t0) * 1000)
                 bare.append((t3 - t2) * 1000)
                 window_sizes.append(len(whole))
-                read_sizes.append(len(window.calendar))
+                read_sizes.append(len(events))
                 if verdict != whole_verdict:
                     unlike_whole.append(case.id)
                 unlike_bare += verdict != bare_verdict

@@ -169,3 +169,16 @@ def test_a_series_exceptions_are_found_through_the_calendar_and_series_index(tmp
         for statement, parameters in exceptions:
             plan = " ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + statement, parameters))
             assert "ix_events_cal_series" in plan, plan
+
+
+def test_a_small_window_is_read_whole_and_a_large_one_in_part(backend: LocalBackend,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading in part pays a few statements more than reading whole: below `SMALL_WINDOW` single
+    events the window is read whole (no `around`); above it, in part."""
+    import assistant.guard_case as guard_case
+
+    events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", {})
+    assert around is not None and len(events) < len(calendar_around(backend, "primary", NOW, set()))
+    monkeypatch.setattr(guard_case, "SMALL_WINDOW", 10_000)
+    events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", {})
+    assert around is None and list(events) == list(calendar_around(backend, "primary", NOW, set()))

@@ -37,6 +37,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    func,
     insert,
     or_,
     select,
@@ -239,6 +240,9 @@ _LIST_FOUND_IDS = select(_E.id).where(  # from ix_events_window_texts alone, the
 _IN_WINDOW_TEXTS = and_(_LIVE, _SINGLE, _E.recurring_event_id.is_(None),
                         _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
                         _E.end_utc > bindparam("b_lo"), _E.id.not_in(bindparam("b_skip", expanding=True)))
+_WINDOW_SIZE = select(func.count()).select_from(events_table).where(
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"))
 _WINDOW_TITLED = select(_E.title, _E.description).distinct().where(_IN_WINDOW_TEXTS)
 _WINDOW_PLACES = select(_E.location).distinct().where(_IN_WINDOW_TEXTS, _E.location.is_not(None))
 _WINDOW_GUESTS = select(_E.attendees).distinct().where(_IN_WINDOW_TEXTS)
@@ -440,6 +444,15 @@ class LocalBackend(CalendarBackend):
             places = set(conn.execute(_WINDOW_PLACES, window).scalars())
             guests = set(conn.execute(_WINDOW_GUESTS, window).scalars())
         return titled, places, guests
+
+    def window_size(self, calendar_id: str, start: datetime, end: datetime) -> int:
+        """How many single events (and occurrence exceptions) a listing of the window reads,
+        counted in the index: whether reading the window whole costs less than reading it in
+        part."""
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT}
+        with self.engine.connect() as conn:
+            return int(conn.execute(_WINDOW_SIZE, window).scalar_one())
 
     def list_singles(self, calendar_id: str, start: datetime, end: datetime) -> list[Event]:
         """The single events (not of a series) overlapping [start, end), in listing order."""
