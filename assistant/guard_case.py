@@ -173,6 +173,15 @@ class BoundedWindow:
                   for i in sorted(order, key=order.__getitem__)]
         return window + [e for i, e in self._read.items() if i not in self._order]
 
+    def has(self, event_id: str) -> bool:
+        """What was read holds every event of the whole window but its single events not
+        found (series, named events and pre-images are all read): the store is asked for one."""
+        if event_id in self._read:
+            return True
+        if event_id in self.before:
+            return False  # created by the attempt: out of the window as it was
+        return bool(self.backend.window_single_ids(self.calendar_id, self.lo, self.hi, [event_id]))
+
     def events(self) -> list[Event]:
         if self._whole is None:
             whole = calendar_around(self.backend, self.calendar_id, self.now, self.named)

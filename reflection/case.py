@@ -61,6 +61,10 @@ class CalendarAround(Protocol):
         window's order."""
         ...
 
+    def has(self, event_id: str) -> bool:
+        """Whether the whole window holds this event."""
+        ...
+
     def events(self) -> list[Event]:
         """The whole window, as the case's `calendar` would hold it unbounded (read on demand:
         the texts of every event, for a change the message does not ask for)."""

@@ -9,7 +9,7 @@ unverified and `llm_needed` is true, so the reflection model decides in `auto` m
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -35,12 +35,12 @@ class SymbolicResult:
     calls: dict[int, CallCheck] = field(default_factory=dict)
     resolution: Resolution | None = None
     reading: RequestReading | None = None
-    ids_source: Callable[[], set[str]] | None = field(default=None, repr=False, compare=False)
+    ids_source: Callable[[], Container[str]] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
-    def existing_ids(self) -> set[str]:
-        """The ids of the window's events, read on the first ask: only a reflection answer's
-        findings ask, and a bounded case (issue 25) reads its whole window for them."""
+    def existing_ids(self) -> Container[str]:
+        """The ids of the window's events, gathered on the first ask: only a reflection answer's
+        findings ask (a case read in part, issue 25, asks its window for each id)."""
         return self.ids_source() if self.ids_source is not None else set()
 
     @property

@@ -139,8 +139,21 @@ class EventProfile:
     """Its title, people and place words together, joined once: the index and the document
     frequencies read them for every profile of the window."""
 
+    weighted: tuple[tuple[str, float], ...] = field(init=False)
+    """Each word with its weight (title and people 1, place 0.5), in the order scoring reads them."""
+
     def __post_init__(self) -> None:
         self.all_words = self.title_words | self.people | self.place_words
+        self.weighted = _weighted(self.title_words, self.people, self.place_words)
+
+
+@lru_cache(maxsize=1 << 14)
+def _weighted(title_words: frozenset[str], people: frozenset[str],
+              place_words: frozenset[str]) -> tuple[tuple[str, float], ...]:
+    """Built once per set of words, not for every said word of every scoring."""
+    weighted = [(own, 1.0) for own in title_words | people]
+    weighted += [(own, 0.5) for own in place_words - title_words - people]
+    return tuple(weighted)
 
 
 _EMAIL_RE = re.compile(r"\S+@\S+")
@@ -430,9 +443,7 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         covered: set[str] = set()
         for said in words:
             best, best_word = 0.0, ""
-            weighted = [(own, 1.0) for own in prof.title_words | prof.people]
-            weighted += [(own, 0.5) for own in prof.place_words - prof.title_words - prof.people]
-            for own, weight in weighted:
+            for own, weight in prof.weighted:
                 value = word_similarity(said, own) * weight
                 if value > best:
                     best, best_word = value, own
@@ -484,7 +495,8 @@ _DATEISH_TITLE_WORDS = frozenset("""monday tuesday wednesday thursday friday sat
 morning afternoon evening night lunch weekend""".split())
 
 
-def lookup_words(text: str) -> set[str]:
+@lru_cache(maxsize=256)
+def lookup_words(text: str) -> frozenset[str]:
     """Every word the reading of `text` may score against the calendar, and more: each content
     or date-ish token (with and without the addresses blanked out, as `find_event_refs` and
     `evidence_for` read it; "move" is no name, and would reach every "Movie night") and each
@@ -495,7 +507,7 @@ def lookup_words(text: str) -> set[str]:
              if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS}
     for run in _runs(text, blanked, []):
         words.update(a.text + b.text for a, b in pairwise(run))
-    return words
+    return frozenset(words)
 
 
 @dataclass(frozen=True)

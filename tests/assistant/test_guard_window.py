@@ -121,8 +121,8 @@ def test_an_event_renamed_after_a_check_is_found_by_its_new_title(backend: Local
 
 def test_texts_near_and_whole_are_the_whole_windows(backend: LocalBackend) -> None:
     """With the attempt's pre-images in place (a renamed event put back, a created one taken
-    out): the texts are those of the whole window; the events near a span are, in the whole
-    window's order, every event of it overlapping the span."""
+    out): the texts and ids are those of the whole window; the events near a span are, in the
+    whole window's order, every event of it overlapping the span."""
     backend.upsert_event("primary", _event("evr", "Renamed by the attempt", NOW + timedelta(days=2)))
     backend.upsert_event("primary", _event("evc", "Created by the attempt", NOW + timedelta(days=4)))
     before = {"evr": _event("evr", "Haircut - Sam", NOW + timedelta(days=2)), "evc": None}
@@ -137,6 +137,9 @@ def test_texts_near_and_whole_are_the_whole_windows(backend: LocalBackend) -> No
     assert texts.guests == {e.attendees for e in events}
     assert "Created by the attempt" not in texts.titles and "Haircut - Sam" in texts.titles
     assert list(window.calendar) == [e.id for e in events if e.id in window.calendar]  # its order
+    backend.upsert_event("primary", _event("evfar", "Dentist - Leo", NOW + timedelta(days=200)))
+    assert all(window.has(e.id) for e in events)  # asked one by one, not read whole
+    assert not any(window.has(i) for i in ("evc", "evfar", "nothing"))
     for day in range(-8, 70, 3):
         start = NOW + timedelta(days=day, hours=1)
         end = start + timedelta(hours=5)

@@ -243,6 +243,10 @@ _IN_WINDOW_TEXTS = and_(_LIVE, _SINGLE, _E.recurring_event_id.is_(None),
 _WINDOW_SIZE = select(func.count()).select_from(events_table).where(
     _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
     _E.end_utc > bindparam("b_lo"))
+_WINDOW_SINGLE_IDS = select(_E.id).where(
+    _LIVE, _SINGLE, _E.recurring_event_id.is_(None), _E.start_utc >= bindparam("b_near"),
+    _E.start_utc < bindparam("b_hi"), _E.end_utc > bindparam("b_lo"),
+    _E.id.in_(bindparam("b_ids", expanding=True)))
 _WINDOW_TITLED = select(_E.title, _E.description).distinct().where(_IN_WINDOW_TEXTS)
 _WINDOW_PLACES = select(_E.location).distinct().where(_IN_WINDOW_TEXTS, _E.location.is_not(None))
 _WINDOW_GUESTS = select(_E.attendees).distinct().where(_IN_WINDOW_TEXTS)
@@ -453,6 +457,15 @@ class LocalBackend(CalendarBackend):
                   "b_near": _epoch(start) - LONG_EVENT}
         with self.engine.connect() as conn:
             return int(conn.execute(_WINDOW_SIZE, window).scalar_one())
+
+    def window_single_ids(self, calendar_id: str, start: datetime, end: datetime,
+                          event_ids: Sequence[str]) -> set[str]:
+        """Which of these ids are single events (not of a series) a listing of the window reads
+        through the (calendar, start) index."""
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT, "b_ids": list(event_ids)}
+        with self.engine.connect() as conn:
+            return set(conn.execute(_WINDOW_SINGLE_IDS, window).scalars())
 
     def list_singles(self, calendar_id: str, start: datetime, end: datetime) -> list[Event]:
         """The single events (not of a series) overlapping [start, end), in listing order."""
