@@ -69,7 +69,7 @@ def _verdict(guard: Guard, case: GuardCase) -> str:
     return json.dumps(run.verdict.to_json(case.id))
 
 
-def test_the_bounded_window_judges_every_corpus_case_as_the_whole_window(backend: LocalBackend) -> None:
+def _judged_alike(backend: LocalBackend) -> None:
     """Each case's events written among 300 others sharing its titles, places and people: the
     verdict on the window read in part is byte for byte the verdict on the whole window."""
     text = resources.files("fixtures").joinpath("corpus/guard_cases.jsonl").read_text(encoding="utf-8")
@@ -90,6 +90,22 @@ def test_the_bounded_window_judges_every_corpus_case_as_the_whole_window(backend
         with backend.engine.begin() as conn:
             conn.execute(delete(events_table).where(events_table.c.id.in_([e.id for e in case.calendar])))
     assert read_fewer > len(cases) // 2  # and it does read less
+
+
+def test_the_bounded_window_judges_every_corpus_case_as_the_whole_window(backend: LocalBackend) -> None:
+    _judged_alike(backend)
+
+
+@pytest.mark.slow  # a real PostgreSQL server (skipped without one)
+def test_on_postgresql_too(tmp_path: Path) -> None:
+    """The same on a PostgreSQL store, which has the series index but not SQLite's covering
+    ones: the same statements, read through its own plans."""
+    from conftest import make_backend
+
+    backend = make_backend("local-pg", tmp_path)
+    assert isinstance(backend, LocalBackend)
+    _background(backend, 300)
+    _judged_alike(backend)
 
 
 def test_every_event_a_misspelt_name_could_mean_is_read(backend: LocalBackend) -> None:
