@@ -7,13 +7,14 @@ reflection model). An error needs proof; anything short of proof is `unsure`.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cached_property
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from reflection.case import GuardCall, GuardCase
+from reflection.case import CalendarAround, GuardCall, GuardCase
 from reflection.dates.resolver import Resolution
 from reflection.findings import Fact, Finding, FindingType, Severity
 from reflection.reading.request import Mention, RequestReading
@@ -103,7 +104,11 @@ class CheckContext:
         return self.case.now.astimezone(self.tz).date()
 
     @property
-    def existing_ids(self) -> set[str]:
+    def existing_ids(self) -> Container[str]:
+        """The ids of the window's events (asked of the window one by one when the case holds
+        only part of it)."""
+        if self.case.around is not None:
+            return _WindowIds(self.case.around)
         return {e.id for e in self.case.calendar}
 
     # ------------------------------------------------------------------ findings
@@ -248,3 +253,19 @@ _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 def is_date_only(raw: Any) -> bool:
     return isinstance(raw, str) and bool(_DATE_ONLY.match(raw.strip()))
+
+
+class _WindowIds(Container[str]):
+    """The ids of a window read in part, answered one by one (`CalendarAround.has`), so a
+    reflection answer naming an id does not read the whole window."""
+
+    def __init__(self, around: CalendarAround) -> None:
+        self._around = around
+        self._known: dict[str, bool] = {}
+
+    def __contains__(self, event_id: object) -> bool:
+        if not isinstance(event_id, str):
+            return False
+        if event_id not in self._known:
+            self._known[event_id] = self._around.has(event_id)
+        return self._known[event_id]

@@ -282,9 +282,15 @@ def _stated_state(ctx: CheckContext, write: WriteCall, current: Event | None) ->
 def unread_date_words(ctx: CheckContext) -> list[str]:
     """Date-like words no phrase covers, leaving out words of titles ("Movie night", "Friday
     lunch"): while one is left, a date cannot be proven wrong."""
-    titles = " ".join([e.title for e in ctx.case.calendar] +
-                      [str(w.written("title") or "") for w in ctx.writes]).casefold()
-    return [w for w in ctx.reading.uncovered_date_words if w.casefold() not in titles]
+    words = ctx.reading.uncovered_date_words
+    if not words:
+        return []
+    if ctx.case.around is None or any(" " in w for w in words):
+        known = [e.title for e in ctx.case.whole_calendar()]  # a phrase may span two titles
+    else:
+        known = sorted(ctx.case.window_texts().titles)  # a word sits inside one title
+    titles = " ".join(known + [str(w.written("title") or "") for w in ctx.writes]).casefold()
+    return [w for w in words if w.casefold() not in titles]
 
 
 def _best_single(ctx: CheckContext, phrases: list[Phrase], current: Event | None, update: bool,

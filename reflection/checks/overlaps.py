@@ -73,7 +73,8 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime)
     moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create" and not w.failed}
     calendar_id = write.input.get("calendar_id")
     out = []
-    for event in ctx.case.calendar:
+    around = ctx.case.around  # a bounded case: only the window's events near the span
+    for event in ctx.case.calendar if around is None else around.near(start, end):
         key = event.recurring_event_id or event.id
         if key == own or key in moved or event.all_day or event.status == "cancelled":
             continue

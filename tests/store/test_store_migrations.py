@@ -61,13 +61,14 @@ def test_an_old_calendar_file_is_adopted_and_keeps_its_events(tmp_path: Path) ->
     listed = backend.list_events("primary", datetime(2025, 3, 1, tzinfo=LA),
                                  datetime(2025, 4, 1, tzinfo=LA))
     assert [e.id for e in listed] == ["evold"]
-    assert _versions(backend.engine) == {"c0002"}
+    assert _versions(backend.engine) == {"c0003"}
     assert (old.reminders, old.end_timezone) == (None, None)  # the calendar's default, one zone
     with sqlite3.connect(path) as conn:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
         indexes = {row[1] for row in conn.execute("PRAGMA index_list(events)")}
     assert {"turn_id", "reminders", "end_timezone"} <= columns
-    assert {"ix_events_span", "ix_events_cal_start", "ix_events_masters"} <= indexes
+    assert {"ix_events_span", "ix_events_cal_start", "ix_events_masters", "ix_events_cal_series",
+            "ix_events_window_texts"} <= indexes
 
 
 def test_an_old_state_file_made_by_create_all_is_adopted_and_keeps_its_lessons(
@@ -122,7 +123,7 @@ def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
         Journal(pg_store, LocalBackend(pg_store, PERSON_TZ))
         sqlite, pg = sqlite_store.engine, pg_store.engine
         assert _columns(pg) == _columns(sqlite)
-        assert _versions(pg) == _versions(sqlite) == {"c0002", "s0001"}
+        assert _versions(pg) == _versions(sqlite) == {"c0003", "s0001"}
         with pg.connect() as conn:
             kinds: dict[str, str] = dict(conn.exec_driver_sql(
                 "SELECT column_name, data_type FROM information_schema.columns "
@@ -159,7 +160,7 @@ def _upgrades_to_reminders(store: Store) -> None:
     _store_at_c0001_with_an_event(store)
     assert _versions(store.engine) == {"c0001"}
     backend = LocalBackend(store, PERSON_TZ, close_store=False)
-    assert _versions(store.engine) == {"c0002"}
+    assert _versions(store.engine) == {"c0003"}
     old = backend.get_event("primary", "evold")
     assert old is not None and (old.title, old.version) == ("Dentist", "3")
     assert (old.reminders, old.end_timezone) == (None, None)
