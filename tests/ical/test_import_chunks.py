@@ -1,0 +1,247 @@
+"""An import written and journaled in chunks (issue 25) is still one change, undone exactly.
+
+- Import then undo leaves every backend exactly as it was: the created events removed, the one
+  the file updated (its UID was already there) put back, a series' left-out and moved
+  occurrences with it; the import spans several chunks.
+- An import stopped mid-way (an error, or the process interrupted before, inside or after a
+  chunk's write) leaves the calendar as it was after the rollback or the next start's
+  recovery: nothing half-imported stays.
+- Into CalDAV the requests grow with the file, not with the file times the calendar: one
+  listing for the plan and one PUT per event, no UID search of the collection per event (the
+  search is what made the import quadratic), and none in its undo either.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from conftest import PERSON_TZ, listed, on_backends, records_without_version
+from test_recovery import dead_owner
+
+from tools.backends.base import CalendarBackend, CalendarError
+from tools.calendar.events import Event
+from tools.ical.files import read_ics
+from tools.ical_import import ImportFailed, apply_import, backend_id, plan_import
+from tools.journal import journal as journal_module
+from tools.journal.journal import Journal
+from tools.store.database import Store
+
+LA = ZoneInfo(PERSON_TZ)
+SERIES_UID = "series-1@example.com"
+KEPT_UID = "already-there@example.com"
+
+
+def ics(count: int, *, kept_title: str = "Kept (from the file)") -> str:
+    """`count` single events, one weekly series with a left-out and a moved occurrence, and
+    the event `KEPT_UID` (already in the calendar when `seed` ran: updated, not duplicated)."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//import chunks//EN"]
+    for n in range(count):
+        start = datetime(2025, 11, 3, 8, tzinfo=LA) + timedelta(days=n % 40, hours=n % 9)
+        lines += ["BEGIN:VEVENT", f"UID:single-{n}@example.com", f"SUMMARY:Imported {n}",
+                  f"DTSTART;TZID={PERSON_TZ}:{start:%Y%m%dT%H%M%S}",
+                  f"DTEND;TZID={PERSON_TZ}:{start + timedelta(hours=1):%Y%m%dT%H%M%S}",
+                  "END:VEVENT"]
+    lines += ["BEGIN:VEVENT", f"UID:{SERIES_UID}", "SUMMARY:Choir",
+              f"DTSTART;TZID={PERSON_TZ}:20251104T190000", f"DTEND;TZID={PERSON_TZ}:20251104T200000",
+              "RRULE:FREQ=WEEKLY;COUNT=6", f"EXDATE;TZID={PERSON_TZ}:20251111T190000", "END:VEVENT",
+              "BEGIN:VEVENT", f"UID:{SERIES_UID}", "SUMMARY:Choir (moved)",
+              f"RECURRENCE-ID;TZID={PERSON_TZ}:20251118T190000",
+              f"DTSTART;TZID={PERSON_TZ}:20251119T190000", f"DTEND;TZID={PERSON_TZ}:20251119T200000",
+              "END:VEVENT",
+              "BEGIN:VEVENT", f"UID:{KEPT_UID}", f"SUMMARY:{kept_title}",
+              f"DTSTART;TZID={PERSON_TZ}:20251105T120000", f"DTEND;TZID={PERSON_TZ}:20251105T130000",
+              "END:VEVENT", "END:VCALENDAR", ""]
+    return "\r\n".join(lines)
+
+
+def seed(backend: CalendarBackend) -> None:
+    """The event the file updates, there before the import."""
+    cal = backend.primary_calendar_id()
+    start = datetime(2025, 11, 5, 9, tzinfo=LA)
+    backend.create_event(cal, Event(id=backend_id(backend, KEPT_UID), title="Kept", start=start,
+                                    end=start + timedelta(hours=1), timezone=PERSON_TZ))
+
+
+def import_text(backend: CalendarBackend, journal: Journal, text: str, *, chunk: int) -> str:
+    cal = backend.primary_calendar_id()
+    steps = plan_import(backend, cal, read_ics("file.ics", PERSON_TZ, text=text), PERSON_TZ)
+    return apply_import(journal, cal, steps, chunk=chunk)
+
+
+def titles(backend: CalendarBackend) -> Counter[str]:
+    return Counter(e["title"] for e in listed(backend))
+
+
+# ----------------------------------------------------------------------------- exact undo
+def test_an_import_in_chunks_then_undo_is_exact(backend: CalendarBackend, journal: Journal):
+    seed(backend)
+    before_records, before_listed = records_without_version(backend), listed(backend)
+    turn = import_text(backend, journal, ics(7), chunk=3)  # 8 creates: chunks of 3, 3, 2
+    got = titles(backend)
+    assert got["Kept (from the file)"] == 1 and got["Kept"] == 0  # updated, not duplicated
+    assert all(got[f"Imported {n}"] == 1 for n in range(7))
+    assert got["Choir"] == 4 and got["Choir (moved)"] == 1  # six, one left out, one moved
+    assert journal.last_committed_turn() == turn  # one change
+    report = journal.undo_last()
+    assert report is not None and report.turn_id == turn and report.clean, report
+    assert records_without_version(backend) == before_records
+    assert listed(backend) == before_listed
+    assert journal.undo_last() is None  # nothing of the import is left to undo
+
+
+def test_importing_the_same_file_again_changes_nothing(local: CalendarBackend, tmp_path: Path):
+    journal = Journal(Store.sqlite(tmp_path / "j.db"), local)
+    import_text(local, journal, ics(5), chunk=2)
+    cal = local.primary_calendar_id()
+    assert plan_import(local, cal, read_ics("f.ics", PERSON_TZ, text=ics(5)), PERSON_TZ) == []
+
+
+# ----------------------------------------------------------------------------- stopped mid-way
+class Stop(KeyboardInterrupt):
+    """The process interrupted (not an error: nothing in the import catches it)."""
+
+
+@pytest.fixture
+def stop_in_chunk(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """Interrupt the second chunk of creates at a chosen point of its record:
+    `before`: its entries committed pending, nothing of it written;
+    `written`: its events written, their entries still pending (the post-images never came);
+    `after`: written and completed, interrupted before the next chunk."""
+    where: dict[str, Any] = {"at": None, "chunks": 0}
+    record = journal_module._CreateRecord
+    real_before, real_after = record.before, record.after
+
+    def before(self: Any, pres: Any, within: Any) -> bool:
+        where["chunks"] += 1
+        joined = real_before(self, pres, within)
+        if where["chunks"] == 2 and where["at"] == "before":
+            raise Stop
+        return joined
+
+    def after(self: Any, posts: Any, written: Any, within: Any) -> None:
+        if where["chunks"] == 2 and where["at"] == "written":
+            raise Stop
+        real_after(self, posts, written, within)
+        if where["chunks"] == 2 and where["at"] == "after":
+            raise Stop
+
+    monkeypatch.setattr(record, "before", before)
+    monkeypatch.setattr(record, "after", after)
+    yield where
+
+
+@pytest.mark.parametrize("at", ["before", "written", "after"])
+@pytest.mark.parametrize("backend", on_backends(["local", "local-pg", "caldav"]), indirect=True)
+def test_an_import_interrupted_in_a_chunk_is_recovered_to_nothing(
+        backend: CalendarBackend, journal: Journal, stop_in_chunk: dict[str, Any], at: str):
+    seed(backend)
+    before_records = records_without_version(backend)
+    stop_in_chunk["at"] = at
+    dying = Journal(journal.store, backend, owner=dead_owner())  # the process that is interrupted
+    with pytest.raises(Stop):
+        import_text(backend, dying, ics(7), chunk=3)
+    assert titles(backend)["Imported 0"] == 1  # the first chunk had landed
+    [report] = journal.recover()  # the next start
+    assert report.complete and not report.conflicts, report.summary()
+    assert records_without_version(backend) == before_records
+    assert journal.open_turns() == []
+
+
+@pytest.mark.parametrize("backend", on_backends(["local", "caldav"]), indirect=True)
+def test_a_chunk_that_fails_rolls_back_the_chunks_before_it(
+        backend: CalendarBackend, journal: Journal):
+    seed(backend)
+    before_records = records_without_version(backend)
+    cal = backend.primary_calendar_id()
+    text = ics(7)
+    steps = plan_import(backend, cal, read_ics("f.ics", PERSON_TZ, text=text), PERSON_TZ)
+    taken = [s for s in steps if s.kind == "create"][4]  # in the second chunk of three
+    backend.create_event(cal, taken.event.with_changes(title="Made meanwhile"))
+    meanwhile = records_without_version(backend)
+    with pytest.raises(ImportFailed, match="nothing was imported") as failed:
+        apply_import(journal, cal, steps, chunk=3)
+    assert failed.value.report.complete
+    assert records_without_version(backend) == meanwhile  # theirs kept, ours all gone
+    assert {k: v for k, v in meanwhile.items() if k[1] != taken.event_id} == before_records
+    assert journal.open_turns() == [] and journal.last_committed_turn() is None
+
+
+def test_a_create_of_a_taken_id_writes_nothing_of_its_chunk(local: CalendarBackend,
+                                                             tmp_path: Path):
+    journal = Journal(Store.sqlite(tmp_path / "j.db"), local)
+    cal = local.primary_calendar_id()
+    start = datetime(2025, 11, 5, 9, tzinfo=LA)
+    events = [Event(id=f"ev{n}", title=f"E{n}", start=start, end=start + timedelta(hours=1),
+                    timezone=PERSON_TZ) for n in range(3)]
+    local.create_event(cal, events[2])
+    before = records_without_version(local)
+    with pytest.raises(CalendarError, match="already exists"):
+        journal.create_events("t", 1, "import_calendar_file", cal, events)
+    assert records_without_version(local) == before
+    assert journal.entries("t") == []  # pending entries abandoned as refused
+
+
+# ----------------------------------------------------------------------------- CalDAV requests
+class Counted:
+    """Every HTTP request a CalDAV backend's client sends, by method."""
+
+    def __init__(self, backend: Any) -> None:
+        self.methods: Counter[str] = Counter()
+        client = backend.client
+        real = client.request
+
+        def request(url: str, method: str = "GET", *args: Any, **kw: Any) -> Any:
+            self.methods[method.upper()] += 1
+            return real(url, method, *args, **kw)
+
+        client.request = request
+
+    def take(self) -> Counter[str]:
+        seen, self.methods = self.methods, Counter()
+        return seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count", [10, 40])
+def test_a_caldav_import_sends_one_put_per_event_and_no_uid_search_per_event(
+        tmp_path: Path, count: int):
+    from caldav_support import caldav_backend
+    from test_caldav_backend import FOREIGN, FOREIGN_UID, put_raw
+
+    backend = caldav_backend(tmp_path, time_zone=PERSON_TZ)
+    try:
+        put_raw(backend, "made-elsewhere.ics", FOREIGN)  # an event another client named
+        cal = backend.primary_calendar_id()
+        journal = Journal(Store.sqlite(tmp_path / "j.db"), backend)
+        before = records_without_version(backend)
+        text = ics(count).replace("END:VCALENDAR", "BEGIN:VEVENT\r\nUID:" + FOREIGN_UID +
+                                  "\r\nSUMMARY:Swim (from the file)\r\nDTSTART;TZID=America/"
+                                  "Los_Angeles:20251020T170000\r\nDTEND;TZID=America/"
+                                  "Los_Angeles:20251020T180000\r\nRRULE:FREQ=WEEKLY;COUNT=4"
+                                  "\r\nEND:VEVENT\r\nEND:VCALENDAR")
+        counted = Counted(backend)
+        steps = plan_import(backend, cal, read_ics("f.ics", PERSON_TZ, text=text), PERSON_TZ)
+        creates = sum(1 for s in steps if s.kind == "create")
+        assert creates == count + 1  # the singles and the series; the other client's is updated
+        assert [s.kind for s in steps if s.event_id == FOREIGN_UID] == ["update"]
+        planned = counted.take()
+        assert planned == Counter({"REPORT": 1})  # one listing of the collection, nothing per event
+        apply_import(journal, cal, steps, chunk=7)
+        written = counted.take()
+        assert written["REPORT"] == 0  # no UID search: the listing told where each one is
+        assert written["PUT"] == creates + 3  # a PUT per create; the EXDATE, the moved one, the update
+        assert sum(written.values()) <= creates + 20  # the few updates read what they change
+        assert titles(backend)["Swim (from the file)"] == 4
+        report = journal.undo_last()
+        assert report is not None and report.clean, report
+        undone = counted.take()
+        assert undone["REPORT"] == 0 and undone["DELETE"] == creates
+        assert sum(undone.values()) <= 3 * creates + 20  # read, delete, read back: per event
+        assert records_without_version(backend) == before
+    finally:
+        backend.close()
