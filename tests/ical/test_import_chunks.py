@@ -12,6 +12,11 @@
 """
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import textwrap
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -273,3 +278,78 @@ def test_a_caldav_import_grows_linearly_with_one_put_per_event_and_no_uid_search
     for phase in range(3):  # the same number of requests more for every 4 events more
         totals = [sum(run[phase].values()) for run in runs]
         assert totals[2] - totals[1] == totals[1] - totals[0], (phase, totals)
+
+
+# ----------------------------------------------------------------------------- killed (SIGKILL)
+KILLED_CHILD = textwrap.dedent("""
+    import sys, time
+    from assistant.services import build_services
+    from assistant.settings import load_settings
+    from tools.ical.files import read_ics
+    from tools.ical_import import apply_import, plan_import
+    from tools.journal import journal as journal_module
+
+    path, at = sys.argv[1:3]
+    record = journal_module._CreateRecord
+    real_before, real_after = record.before, record.after
+    chunks = []
+
+    def ready():
+        print("ready", flush=True)
+        time.sleep(120)
+
+    def before(self, pres, within):
+        chunks.append(1)
+        joined = real_before(self, pres, within)
+        if len(chunks) == 2 and at == "before":
+            ready()  # inside the chunk's write transaction, its entries committed pending
+        return joined
+
+    def after(self, posts, written, within):
+        if len(chunks) == 2 and at == "written":
+            ready()  # the chunk's rows committed, its entries still pending
+        real_after(self, posts, written, within)
+
+    record.before, record.after = before, after
+    services = build_services(load_settings())
+    cal = services.calendar_id
+    steps = plan_import(services.backend, cal, read_ics(path, services.settings.timezone),
+                        services.settings.timezone)
+    apply_import(services.journal, cal, steps, chunk=3)
+    print("finished", flush=True)
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("at", ["before", "written"])
+def test_an_import_killed_in_a_chunk_is_undone_at_the_next_start(home: Path, tmp_path: Path,
+                                                                  at: str):
+    """SIGKILL in the middle of the second chunk (no `finally`, no clean close of SQLite, the
+    writer lock held in `before`): the next start finds the open import and puts the calendar
+    back exactly; nothing of the file is left."""
+    from assistant.services import build_services
+    from assistant.settings import load_settings
+
+    with build_services(load_settings()) as services:
+        seed(services.backend)
+        before = records_without_version(services.backend)
+    path = tmp_path / "file.ics"
+    path.write_text(ics(7))
+    script = tmp_path / "child.py"
+    script.write_text(KILLED_CHILD, encoding="utf-8")
+    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
+    child = subprocess.Popen([sys.executable, str(script), str(path), at], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline().strip()
+        assert line == "ready", (line, child.stderr.read() if child.poll() is not None else "")
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    with build_services(load_settings()) as services:
+        [report] = services.recovered
+        assert report.complete and not report.conflicts, report.summary()
+        assert records_without_version(services.backend) == before
+        assert services.journal.open_turns() == []
