@@ -1,10 +1,14 @@
 """Importing an iCalendar file into any backend as one journaled change (CONTRACT section 8).
 
 The file is read and checked in full first (`tools.ical.files.read_ics`); then a plan is made
-against the calendar as it is: an event whose UID is already there is updated, not duplicated,
-an unchanged one is left alone. The plan is what `--dry-run` prints, in words; applying it writes
-each step through the backend under one journal turn, so `undo` takes the whole import back, and
-a step that fails rolls back the steps before it: the calendar is never left half-imported.
+against the calendar as it is, read in bulk (two `get_events`; on CalDAV one listing of the
+collection's UIDs, never a UID search per event): an event whose UID is already there is
+updated, not duplicated, an unchanged one is left alone. The plan is what `--dry-run` prints, in
+words; applying it writes under one journal turn, so `undo` takes the whole import back: the
+creates in chunks (`CHUNK`), each chunk's entries and rows written together
+(`Journal.create_events`), then the updates and deletes one by one. A write that fails rolls
+back everything before it, and an interrupted import is rolled back at the next start: the
+calendar is never left half-imported.
 """
 from __future__ import annotations
 
