@@ -8,13 +8,16 @@ made it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from assistant.services import Services
-from reflection.case import GuardCall, GuardCase
+from reflection.case import GuardCall, GuardCase, WindowTexts
+from reflection.reading.event_refs import texts_reached
 from tools.backends.base import CalendarBackend, CalendarError
+from tools.backends.local import LocalBackend, listing_key
 from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.entries import Entry, EntryState
@@ -73,11 +76,139 @@ def calendar_around(backend: CalendarBackend, calendar_id: str, now: datetime,
     from `build_guard_case` so a benchmark times exactly what an attempt reads."""
     events: dict[str, Event] = {e.id: e for e in backend.list_events(calendar_id, now - _BEFORE,
                                                                      now + _AFTER)}
+    return _with_extras(backend, calendar_id, events, named)
+
+
+def _with_pre_images(events: dict[str, Event], before: dict[str, Event | None]) -> dict[str, Event]:
+    """The calendar as it was before the attempt: each event it wrote put back as it was (one
+    it created taken out), in its place."""
+    made = {event_id for event_id, pre in before.items() if pre is None}
+    for event_id, pre in before.items():
+        if pre is not None:
+            events[event_id] = pre
+    # what the attempt created was not there before it, occurrences of a new series included
+    # (a split's new series would otherwise be "another event" its own change overlaps)
+    for event_id in [k for k, e in events.items() if k in made or (e.recurring_event_id or "") in made]:
+        del events[event_id]
+    return events
+
+
+class BoundedWindow:
+    """The guard's window on a local calendar, read in part (issue 25): a check's cost is the
+    events the message can mean, not the events the window holds.
+
+    `calendar` holds the window's events the checks read one by one: the single events whose
+    texts hold a word the message's words are similar to (found among the window's distinct
+    texts, `texts_reached`), the series whose texts hold one, the named events and their
+    series, in the order the whole window lists them, with the attempt's pre-images in place.
+    What the checks read of the rest comes from the `CalendarAround` answers below, each what
+    the whole window gives: its distinct texts (the single events' read by the store, the
+    series' and the named events' from what was read), the events near a span, and the whole
+    window itself, read only on demand (`calendar_around`)."""
+
+    def __init__(self, backend: LocalBackend, calendar_id: str, now: datetime, named: set[str],
+                 message: str, before: dict[str, Event | None] | None = None) -> None:
+        self.backend, self.calendar_id, self.now, self.named = backend, calendar_id, now, named
+        self.before = dict(before or {})
+        self.lo, self.hi = now - _BEFORE, now + _AFTER
+        titled, places, stored_guests = backend.window_texts(calendar_id, self.lo, self.hi,
+                                                             skip=self.before)
+        guests: dict[tuple[str, ...], list[str]] = {}
+        for stored in stored_guests:
+            guests.setdefault(tuple(json.loads(stored or "[]")), []).append(stored)
+        reached = texts_reached(message, titled, places, guests)
+        listed = backend.list_window(
+            calendar_id, self.lo, self.hi, ids=sorted(named), titles=sorted(reached.titles),
+            places=sorted(reached.places), descriptions=sorted(reached.descriptions),
+            guests=sorted(s for g in reached.guests for s in guests[g]))
+        self._order = {e.id: listing_key(e) for e in listed}  # the window's order, before pre-images
+        # every series of the window with its occurrences, the found single events, then the
+        # named events and the series (the whole window but its single events not found)
+        self._read = _with_pre_images(_with_extras(backend, calendar_id, {e.id: e for e in listed},
+                                                   named), self.before)
+        kept = self._series_kept(message, named)
+        self.calendar = {i: e for i, e in self._read.items()
+                         if (_series_of(e) or i) in kept or not _series_of(e)}
+        self._stored = WindowTexts(frozenset(titled), frozenset(places), frozenset(guests))
+        self._texts: WindowTexts | None = None
+        self._whole: list[Event] | None = None
+
+    def _series_kept(self, message: str, named: set[str]) -> set[str]:
+        """The series read one by one: those named (or an occurrence of them) and those whose
+        texts (the series' own, an exception's) hold a word the message's words reach."""
+        members: dict[str, list[Event]] = {}
+        for event in self._read.values():
+            series = _series_of(event)
+            if series:
+                members.setdefault(series, []).append(event)
+        reached = texts_reached(message, {(e.title, e.description) for m in members.values() for e in m},
+                                {e.location for m in members.values() for e in m if e.location},
+                                {e.attendees for m in members.values() for e in m})
+        kept = {s for s, m in members.items()
+                if s in named or any(e.id in named for e in m) or any(
+                    e.title in reached.titles or e.location in reached.places
+                    or e.attendees in reached.guests or e.description in reached.descriptions
+                    for e in m)}
+        return kept
+
+    def texts(self) -> WindowTexts:
+        if self._texts is None:
+            read = self._read.values()
+            self._texts = WindowTexts(
+                self._stored.titled | {(e.title, e.description) for e in read},
+                self._stored.places | {e.location for e in read if e.location},
+                self._stored.guests | {e.attendees for e in read})
+        return self._texts
+
+    def near(self, start: datetime, end: datetime) -> list[Event]:
+        """The window's single events overlapping the span (a second either side: the store
+        keeps whole seconds) merged into what was read of the window, in the window's order,
+        then the named events and series, as the whole window orders them."""
+        lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
+        order = {i: k for i, k in self._order.items() if i in self._read}
+        found: dict[str, Event] = {}
+        if lo < hi:
+            for event in self.backend.list_singles(self.calendar_id, lo, hi):
+                if event.id not in self.before and event.id not in self._order:
+                    found[event.id] = event
+                    order[event.id] = listing_key(event)
+        window = [self._read[i] if i in self._read else found[i]
+                  for i in sorted(order, key=order.__getitem__)]
+        return window + [e for i, e in self._read.items() if i not in self._order]
+
+    def has(self, event_id: str) -> bool:
+        """What was read holds every event of the whole window but its single events not
+        found (series, named events and pre-images are all read): the store is asked for one."""
+        if event_id in self._read:
+            return True
+        if event_id in self.before:
+            return False  # created by the attempt: out of the window as it was
+        return bool(self.backend.window_single_ids(self.calendar_id, self.lo, self.hi, [event_id]))
+
+    def events(self) -> list[Event]:
+        if self._whole is None:
+            whole = calendar_around(self.backend, self.calendar_id, self.now, self.named)
+            self._whole = list(_with_pre_images(whole, self.before).values())
+        return self._whole
+
+
+def _series_of(event: Event) -> str | None:
+    """The series an event belongs to: its own id for a series, its series' for an occurrence."""
+    return event.recurring_event_id or (event.id if event.recurrence else None)
+
+
+_SECOND = timedelta(seconds=1)
+
+
+def _with_extras(backend: CalendarBackend, calendar_id: str, events: dict[str, Event],
+                 named: set[str]) -> dict[str, Event]:
+    """`events` and, after them, the named events and the series of every occurrence they hold
+    that they do not already hold, one read for them all (not one per series), by id."""
     wanted = set(named)
     for event in list(events.values()):
         if event.recurring_event_id:
             wanted.add(event.recurring_event_id)
-    missing = sorted(wanted - set(events))  # one read for them all, not one per series
+    missing = sorted(wanted - set(events))
     for event_id, found in zip(missing, backend.get_events(calendar_id, missing), strict=True):
         if found is not None:
             events[event_id] = found
@@ -110,6 +241,24 @@ def family_around(services: Services, now: datetime, calls: Sequence[NamedCall])
     return events
 
 
+SMALL_WINDOW = 150
+"""Below this many single events in the window, reading it whole costs less than reading its
+texts and the events they reach (fewer statements): at 1,000 events (42 in the window) the
+whole read and the check cost about 2 ms CPU, the read in part about 3.8 (bench_guard.py)."""
+
+
+def guard_window(backend: CalendarBackend, calendar_id: str, now: datetime, named: set[str],
+                 message: str, before: dict[str, Event | None]) -> tuple[dict[str, Event], BoundedWindow | None]:
+    """The events a case holds and, when they are part of the window, the window they are part
+    of: a local calendar's window with many events is read in part (`BoundedWindow`); a small
+    one, or another backend's, whole. The verdict is the same either way."""
+    if isinstance(backend, LocalBackend) and \
+            backend.window_size(calendar_id, now - _BEFORE, now + _AFTER) >= SMALL_WINDOW:
+        around = BoundedWindow(backend, calendar_id, now, named, message, before)
+        return around.calendar, around
+    return _with_pre_images(calendar_around(backend, calendar_id, now, named), before), None
+
+
 def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequence[ToolCall],
                      message: str, now: datetime,
                      judged: Sequence[ToolCall] | None = None) -> GuardCase:
@@ -117,21 +266,16 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     (`judged`; all of `calls` when not given), judged against the person's own `message`."""
     judged = calls if judged is None else judged
     backend, cal_id = services.backend, services.calendar_id
-    events = family_around(services, now, calls) if services.calendars.ids else \
-        calendar_around(backend, cal_id, now, named_event_ids(calls, services.catalog))
-    made: set[str] = set()
-    for event_id, before in pre_images(services, turn_id, attempt).items():
-        if before is None:
-            made.add(event_id)
-        else:
-            events[event_id] = before
-    # what the attempt created was not there before it, occurrences of a new series included
-    # (a split's new series would otherwise be "another event" its own change overlaps)
-    events = {k: e for k, e in events.items()
-              if k not in made and (e.recurring_event_id or "") not in made}
+    before = pre_images(services, turn_id, attempt)
+    around: BoundedWindow | None = None
+    if services.calendars.ids:  # several accounts: each written calendar's window, whole
+        events = _with_pre_images(family_around(services, now, calls), before)
+    else:
+        named = named_event_ids(calls, services.catalog)
+        events, around = guard_window(backend, cal_id, now, named, message, before)
     settings = services.settings
     return GuardCase(user_message=message, now=now, timezone=settings.timezone,
-                     home_address=settings.home_address, calendar=list(events.values()),
+                     home_address=settings.home_address, calendar=list(events.values()), around=around,
                      tool_calls=[GuardCall(c.name, c.input, c.result.data if c.result else None)
                                  for c in judged],
                      backend=backend.name, places=dict(settings.places), catalog=services.catalog)

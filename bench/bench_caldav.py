@@ -12,11 +12,11 @@ while other test suites shared the machine (load average about 3):
     caldav month listing (1000 events, 50 series): 0.42 s   (aim < 0.5 s)
     import 1000-event .ics into the local calendar: 3.27 s  (aim < 2 s: missed)
 
-Where the import's time goes (cProfile): reading and checking the file 0.75 s, planning 0.2 s,
-and the journal about 5 ms an event (a pre-image and a post-image, each its own SQLite commit:
-`Journal.begin`/`complete`). `Journal.begin_many` would batch them, but it records every event as
-its own pre-image, which is wrong for a create; a batched begin for creates would bring the
-import under the aim.
+Where the import's time went (cProfile, then): reading and checking the file 0.75 s, planning
+0.2 s, and the journal about 5 ms an event (a pre-image and a post-image, each its own SQLite
+commit). Since issue 25 the creates are written and journaled in chunks
+(`Journal.create_events`); bench/bench_import.py measures the import against its floors
+(bench/RESULTS_import.md).
 """
 from __future__ import annotations
 

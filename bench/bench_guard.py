@@ -22,10 +22,16 @@ With `--sizes 1000,10000,100000` (issue 25): the guard per check **with a calend
 A local calendar (temporary SQLite file) is filled with that many background events over ten
 years (2020-2029: family titles, people, places; 1 in 200 a weekly series of 10-40 weeks); each
 case's own events are written into it, and the check reads the calendar as a live attempt does
-(`assistant.guard_case.calendar_around`: the window listing, the named events, their series)
-before judging. Its time per check (listing included) is set against the floor, the same check on
-the bare case (the case's own events only), timed in the same loop: p99 and median, and the
-ratio of the p99s. `--sample N` judges every k-th case so that N are judged per size.
+(`assistant.guard_case.guard_window`: a window of many events read in part, `BoundedWindow`:
+its distinct texts, the events the message's words reach, the named events and series, the
+rest on demand; a small one whole) before judging. Its time per
+check (reads included) is set against the floor, the same check on the bare case (the case's own
+events only), timed in the same loop: p99 and median, and the ratio of the p99s. Each verdict is
+compared with the verdict on the whole window read event by event (`calendar_around`, untimed):
+any difference fails the run (exit 1). How many differ from the bare case's is printed too: the
+background shares the cases' titles, places and people on purpose, so a calendar around a case
+may make a name ambiguous or a time taken, and the verdict rightly changes.
+`--sample N` judges every k-th case so that N are judged per size.
 """
 from __future__ import annotations
 
@@ -149,14 +155,25 @@ def background_calendar(path: Path, count: int, seed: int = 25) -> Any:
     return backend
 
 
+def _verdict(guard: Guard, case: Any) -> str:
+    """The verdict as `calendar-assistant check` prints it (a replayed answer where the case has
+    one), to compare two readings of one case byte for byte."""
+    run = guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection \
+        else guard.judge(case)
+    return json.dumps(run.verdict.to_json(case.id))
+
+
 def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[str, Any]]:
-    """Per size: the guard per check with the calendar around it against the bare case."""
+    """Per size: the guard per check with the calendar around it against the bare case. The
+    timed check reads the window as an attempt does (`guard_window`: in part when it holds many
+    events, the rest through its distinct texts); its verdict is compared with the verdict on
+    the whole window read event by event (`calendar_around`, untimed), which it must equal."""
     import dataclasses
     import tempfile
 
     from sqlalchemy import delete
 
-    from assistant.guard_case import calendar_around, named_event_ids
+    from assistant.guard_case import calendar_around, guard_window, named_event_ids
     from tools.backends.local import events_table
 
     guard = Guard(mode="symbolic")
@@ -172,32 +189,43 @@ def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[
             listing: list[float] = []
             bare: list[float] = []
             window_sizes: list[int] = []
+            read_sizes: list[int] = []
+            unlike_whole: list[Any] = []
+            unlike_bare = 0
             for data in cases:
                 case = case_from_json(data)
                 for event in case.calendar:
                     backend.upsert_event("primary", event)
                 named = named_event_ids(case.tool_calls, case.catalog)
+                whole = calendar_around(backend, "primary", case.now, named)
+                whole_verdict = _verdict(guard, dataclasses.replace(case, calendar=list(whole.values())))
                 for _ in range(2):  # the first pass warms the caches a running app would have
                     t0 = time.perf_counter()
-                    events = calendar_around(backend, "primary", case.now, named)
+                    events, window = guard_window(backend, "primary", case.now, named,
+                                                  case.user_message, {})
                     t1 = time.perf_counter()
-                    around = dataclasses.replace(case, calendar=list(events.values()))
-                    guard.judge(around, replayed=around.llm_reflection) if around.has_llm_reflection \
-                        else guard.judge(around)
+                    around = dataclasses.replace(case, calendar=list(events.values()), around=window)
+                    verdict = _verdict(guard, around)
                     t2 = time.perf_counter()
-                    guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection \
-                        else guard.judge(case)
+                    bare_verdict = _verdict(guard, case)
                     t3 = time.perf_counter()
                 with_cal.append((t2 - t0) * 1000)
                 listing.append((t1 - t0) * 1000)
                 bare.append((t3 - t2) * 1000)
-                window_sizes.append(len(events))
+                window_sizes.append(len(whole))
+                read_sizes.append(len(events))
+                if verdict != whole_verdict:
+                    unlike_whole.append(case.id)
+                unlike_bare += verdict != bare_verdict
                 with backend.engine.begin() as conn:
                     conn.execute(delete(events_table).where(
                         events_table.c.id.in_([e.id for e in case.calendar])))
             backend.close()
         out.append({"events": size, "cases": len(cases),
                     "window_events_median": statistics.median(window_sizes),
+                    "read_events_median": statistics.median(read_sizes),
+                    "verdicts_unlike_whole_window": unlike_whole,
+                    "verdicts_unlike_bare_case": unlike_bare,
                     "ms_p99": _p99(with_cal), "ms_median": round(statistics.median(with_cal), 3),
                     "listing_ms_p99": _p99(listing),
                     "listing_ms_median": round(statistics.median(listing), 3),
@@ -211,14 +239,18 @@ def _p99(values: list[float]) -> float:
 
 
 def calendar_markdown(rows: list[dict[str, Any]]) -> str:
-    lines = ["| calendar | cases | window events (median) | check p99 / median (listing included) "
-             "| of which listing p99 | floor: bare case p99 / median | ratio of p99s |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| calendar | cases | window events (median) | events read (median) "
+             "| check p99 / median (reads included) "
+             "| of which reads p99 | floor: bare case p99 / median | ratio of p99s "
+             "| verdicts unlike the whole window's / the bare case's |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['events']:,} events | {r['cases']} | {r['window_events_median']:.0f} | "
+                     f"{r['read_events_median']:.0f} | "
                      f"{r['ms_p99']} / {r['ms_median']} ms | {r['listing_ms_p99']} ms | "
                      f"{r['floor_ms_p99']} / {r['floor_ms_median']} ms | "
-                     f"{r['ms_p99'] / r['floor_ms_p99']:.1f}x |")
+                     f"{r['ms_p99'] / r['floor_ms_p99']:.1f}x | "
+                     f"{len(r['verdicts_unlike_whole_window'])} / {r['verdicts_unlike_bare_case']} |")
     return "\n".join(lines)
 
 
@@ -254,6 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.sizes:
         rows = calendar_run(paths, [int(x) for x in args.sizes.split(",")], args.sample)
         print(json.dumps(rows, indent=1) if args.json else calendar_markdown(rows))
+        unlike = {r["events"]: r["verdicts_unlike_whole_window"] for r in rows
+                  if r["verdicts_unlike_whole_window"]}
+        if unlike:  # the bounded reading must judge as the whole window does
+            print(f"FAIL: verdicts unlike the whole window's: {unlike}", file=sys.stderr)
+            return 1
         return 0
     for path in paths:
         result = run(path)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from tools.calendar.events import Event, EventFieldError, event_from_contract, zone
 from tools.specs import SpecRegistry, all_specs
@@ -29,6 +29,48 @@ class GuardCall:
             and not self.result.get("id")
 
 
+@dataclass(frozen=True)
+class WindowTexts:
+    """The distinct texts of every event of a window: what the checks that read the whole
+    window for words (the people named, titles holding date words) need of it, without its
+    events."""
+
+    titled: frozenset[tuple[str, str | None]]   # (title, description) of each event
+    places: frozenset[str]
+    guests: frozenset[tuple[str, ...]]
+
+    @property
+    def titles(self) -> frozenset[str]:
+        return frozenset(title for title, _ in self.titled)
+
+
+class CalendarAround(Protocol):
+    """The whole calendar window behind a case whose `calendar` holds only part of it.
+
+    Why: a live case read from a large store (issue 25) lists only the events the checks can
+    need by themselves (those the message's words reach, the named ones, every series); what a
+    check reads of the rest comes from here, each answer what the whole window gives, so the
+    verdict is the one the whole window gives."""
+
+    def texts(self) -> WindowTexts:
+        """The distinct texts of every event of the window."""
+        ...
+
+    def near(self, start: datetime, end: datetime) -> list[Event]:
+        """Every event of the window overlapping [start, end) (and maybe others of it), in the
+        window's order."""
+        ...
+
+    def has(self, event_id: str) -> bool:
+        """Whether the whole window holds this event."""
+        ...
+
+    def events(self) -> list[Event]:
+        """The whole window, as the case's `calendar` would hold it unbounded (read on demand:
+        the texts of every event, for a change the message does not ask for)."""
+        ...
+
+
 @dataclass
 class GuardCase:
     user_message: str
@@ -45,6 +87,21 @@ class GuardCase:
     catalog: SpecRegistry = field(default_factory=all_specs, repr=False, compare=False)
     """How the calls are read (guarded or not, which kind of write): the app's tools unless the
     door that built the case runs others."""
+    around: CalendarAround | None = field(default=None, repr=False, compare=False)
+    """When set, `calendar` is part of this window (every event the checks need one by one) and
+    the checks that read the whole window ask it; None: `calendar` is the whole of it."""
+
+    def window_texts(self) -> WindowTexts:
+        """The distinct texts of the whole window."""
+        if self.around is not None:
+            return self.around.texts()
+        return WindowTexts(frozenset((e.title, e.description) for e in self.calendar),
+                           frozenset(e.location for e in self.calendar if e.location),
+                           frozenset(e.attendees for e in self.calendar))
+
+    def whole_calendar(self) -> list[Event]:
+        """Every event of the window (read from `around` when the case holds only part)."""
+        return self.calendar if self.around is None else self.around.events()
 
     def event(self, event_id: str) -> Event | None:
         for event in self.calendar:

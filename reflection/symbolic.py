@@ -9,8 +9,9 @@ unverified and `llm_needed` is true, so the reflection model decides in `auto` m
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from reflection.case import GuardCall, GuardCase
 from reflection.checks import CHECKS, Check
@@ -34,7 +35,13 @@ class SymbolicResult:
     calls: dict[int, CallCheck] = field(default_factory=dict)
     resolution: Resolution | None = None
     reading: RequestReading | None = None
-    existing_ids: set[str] = field(default_factory=set)
+    ids_source: Callable[[], Container[str]] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def existing_ids(self) -> Container[str]:
+        """The ids of the window's events, gathered on the first ask: only a reflection answer's
+        findings ask (a case read in part, issue 25, asks its window for each id)."""
+        return self.ids_source() if self.ids_source is not None else set()
 
     @property
     def has_error(self) -> bool:
@@ -139,7 +146,8 @@ def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> Sym
         if write.failed:
             ctx.unsure(write, "the call failed")
     return SymbolicResult(findings=_one_per_problem(ctx.findings), facts=ctx.facts, calls=calls,
-                          resolution=resolution, reading=reading, existing_ids=ctx.existing_ids)
+                          resolution=resolution, reading=reading,
+                          ids_source=lambda: ctx.existing_ids)
 
 
 def _one_per_problem(findings: list[Finding]) -> list[Finding]:

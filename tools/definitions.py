@@ -37,6 +37,12 @@ EVENT_FIELDS: dict[str, Any] = {
                              {"type": "null"}],
                    "description": "RFC 5545 rule, e.g. 'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU' "
                    "for every other Tuesday."},
+    "end_timezone": {"type": "string", "description": "Zone of the end if not the start's "
+                     "(a flight); a naive end is wall time there."},
+    "reminders": {"type": "array", "maxItems": 5,
+                  "items": {"type": "integer", "minimum": 0, "maximum": 40320},
+                  "description": "Minutes before the start (1440: the day before); [] none; "
+                  "omit to keep (create: calendar default)."},
     "calendar_id": {"type": "string", "description": "Calendar to use; defaults to the person's."},
     "notify_attendees": {"type": "boolean", "description": "Send email updates to attendees. "
                          "Only when the person asked for it: no rollback can unsend an email."},

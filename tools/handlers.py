@@ -19,7 +19,9 @@ from tools.calendar.events import (
     default_end,
     format_when,
     local_start_of,
+    normalize_end_timezone,
     normalize_recurrence,
+    normalize_reminders,
     parse_when,
     zone,
 )
@@ -56,12 +58,18 @@ def compact_row(event: Event, person_tz: str) -> str:
         shown = event.with_changes(start=event.start_instant.astimezone(tz),
                                    end=event.end_instant.astimezone(tz), timezone=person_tz)
     parts = [event.id, describe_when(shown), _clean(event.title, 80)]
+    if event.end_timezone and not event.all_day:  # a flight: where it lands, in that zone's time
+        landing = event.end_instant.astimezone(event.end_zone)
+        parts.append(f"ends {landing:%a %Y-%m-%d %H:%M} {event.end_timezone} time")
     if event.location:
         parts.append("@ " + _clean(event.location, 60))
     if event.attendees:
         parts.append(f"{len(event.attendees)} guests")
     if event.description:
         parts.append("note: " + _clean(event.description, 80))
+    if event.reminders is not None:
+        parts.append("reminders: " + (", ".join(str(m) for m in event.reminders) + " min before"
+                                      if event.reminders else "none"))
     if event.recurring_event_id:
         parts.append(f"occurrence of {event.recurring_event_id}")
     elif event.recurrence:
@@ -163,9 +171,15 @@ def _journalled(ctx: ToolContext, tool: str, calendar_id: str, event_id: str,
 def _event_fields(ctx: ToolContext, args: dict[str, Any]) -> dict[str, Any]:
     """Validated patch fields from a tool input (the location rewritten if it names a place)."""
     fields: dict[str, Any] = {k: args[k] for k in ("title", "start", "end", "all_day", "timezone", "location",
-                                   "description", "attendees", "recurrence") if k in args}
+                                   "description", "attendees", "recurrence", "reminders",
+                                   "end_timezone") if k in args}
     if "timezone" in fields:
         zone(fields["timezone"])
+    if fields.get("end_timezone"):
+        normalize_end_timezone(fields["end_timezone"], "", False)  # an unknown zone, named
+    if "reminders" in fields:
+        minutes = normalize_reminders(fields["reminders"])
+        fields["reminders"] = list(minutes) if minutes is not None else None
     if "recurrence" in fields:
         fields["recurrence"] = normalize_recurrence(fields["recurrence"])
     if "location" in fields:
@@ -181,8 +195,10 @@ def build_new_event(ctx: ToolContext, args: dict[str, Any], event_id: str) -> Ev
     tz = zone(tz_name)
     start = parse_when(fields["start"], tz, "start")
     all_day = bool(fields.get("all_day")) or (isinstance(start, date) and not isinstance(start, datetime))
+    end_tz_name = normalize_end_timezone(fields.get("end_timezone"), tz_name, all_day)
+    end_tz = zone(end_tz_name or tz_name)
     if "end" in fields:
-        end = parse_when(fields["end"], tz, "end")
+        end = parse_when(fields["end"], end_tz, "end")
     else:
         end = default_end(start, all_day)
     if all_day:
@@ -190,13 +206,14 @@ def build_new_event(ctx: ToolContext, args: dict[str, Any], event_id: str) -> Ev
     elif not isinstance(end, datetime) or not isinstance(start, datetime):
         raise EventFieldError("end", "a timed event needs an end with a time")
     else:
-        start, end = start.astimezone(tz), end.astimezone(tz)
+        start, end = start.astimezone(tz), end.astimezone(end_tz)
     event = Event(id=event_id, title=fields["title"].strip(), start=start, end=end,
                   all_day=all_day, timezone=tz_name, location=fields.get("location"),
                   description=fields.get("description"),
                   attendees=tuple(fields.get("attendees") or ()),
                   recurrence=tuple(fields["recurrence"]) if fields.get("recurrence") else None,
-                  calendar_id=args.get("calendar_id") or ctx.calendar_id)
+                  calendar_id=args.get("calendar_id") or ctx.calendar_id,
+                  reminders=normalize_reminders(fields.get("reminders")), end_timezone=end_tz_name)
     check_times(event)
     check_recurrence(event.recurrence, event.start, event.timezone)
     return event

@@ -94,12 +94,14 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min,
                  calendar_names: Mapping[str, str] | None = None) -> list[str]:
     """A heading per day that has events, then one line per event: `  6:00 PM – 7:30 PM  Family
     dinner  @ 123 Maple St`, with `  ⚠ overlaps Dentist` after a timed event that overlaps another
-    (the guard's conflict rule: all-day events overlap nothing). An event that began before
+    (the guard's conflict rule: all-day events overlap nothing). An event with reminders of its
+    own says them (`· reminder 1 day before`), and one that ends in another zone says both ends
+    in their zones' time (`(Chicago 9:00 AM → London 10:40 PM)`). An event that began before
     `first` (the first day shown) is listed under it. With `calendar_names` (an agenda over
     several calendars) each line says whose calendar the event is on: `  (Leo)`, and only
     events of one calendar are said to overlap."""
     from tools.calendar.free_time import overlapping
-    from tools.calendar.wording import day_label
+    from tools.calendar.wording import day_label, reminder_words, two_zone_span
 
     # over several calendars, an overlap is one calendar's own: the family's calendars side by
     # side overlap all the time, and that is no clash for anyone (the guard's rule too)
@@ -123,8 +125,12 @@ def agenda_lines(events: list[Event], tz_name: str, first: date = date.min,
             whose = ""
             if calendar_names is not None:
                 whose = f"  ({plain_text(calendar_names.get(event.calendar_id) or event.calendar_id)})"
-            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{place}"
-                         f"{whose}{clash}")
+            flight = two_zone_span(event)
+            zones = f"  ({flight})" if flight else ""
+            reminded = reminder_words(event.reminders)
+            reminders = f"  · {reminded}" if reminded else ""
+            lines.append(f"  {time_words(event, tz_name, day)}  {plain_text(event.title)}{zones}"
+                         f"{place}{reminders}{whose}{clash}")
     return lines
 
 

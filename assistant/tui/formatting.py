@@ -17,7 +17,7 @@ from assistant.session.words import RETRY_HINTS, hold_reasons, not_verified_line
 from reflection.findings import Finding
 from tools.calendar.events import Event, EventCard, as_date, zone
 from tools.calendar.wording import clock_label as _clock
-from tools.calendar.wording import day_label, event_repeats
+from tools.calendar.wording import day_label, event_repeats, reminder_words, two_zone_span
 from tools.journal.changes import RedoReport, rollback_words
 from tools.journal.journal import RollbackReport
 from tools.specs import all_specs, spec_for
@@ -30,6 +30,10 @@ TOOL_WORDS = {"list": "looking at the calendar", "calculate": "the date calculat
 """How a person hears of a tool, by its spec's topic (a tool's own name is never shown)."""
 
 
+USUAL_REMINDERS = "the calendar's usual reminders"
+"""An event with no reminders of its own (None): the calendar's default ones apply."""
+
+
 def _local(value: date | datetime, event: Event, tz_name: str) -> datetime:
     if isinstance(value, datetime):
         return value.astimezone(zone(tz_name))
@@ -40,8 +44,13 @@ def when_label(event: Event, tz_name: str) -> str:
     """The span of an event in the person's zone, weekday first.
 
     `Thursday, October 23, 5:00 PM – 5:45 PM`, `Friday, October 24, 11:00 PM – Saturday, October 25,
-    1:00 AM`, `Thursday, October 23 (all day)`.
+    1:00 AM`, `Thursday, October 23 (all day)`. An event that ends in another zone (a flight)
+    says each end in its own zone's time, which is what its traveller reads on the ticket:
+    `Thursday, October 23, Chicago 9:00 AM → London 10:40 PM`.
     """
+    flight = two_zone_span(event)
+    if flight is not None:
+        return f"{day_label(event.start_instant.astimezone(event.zone).date())}, {flight}"
     if event.all_day:
         first = as_date(event.start)
         last = as_date(event.end) - timedelta(days=1)
@@ -100,12 +109,19 @@ def card_text(card: EventCard, tz_name: str) -> CardText:
         if set(before.attendees) != set(after.attendees):
             lines.append(f"guests: {', '.join(before.attendees) or '(none)'}  →  "
                          f"{', '.join(after.attendees) or '(none)'}")
+        if before.reminders != after.reminders:
+            lines.append(f"{reminder_words(before.reminders) or USUAL_REMINDERS}  →  "
+                         f"{reminder_words(after.reminders) or USUAL_REMINDERS}")
+        elif after.reminders is not None:
+            lines.append(reminder_words(after.reminders) or "")
     else:
         lines.append(when_label(event, tz_name))
         if event.location:
             lines.append(f"where: {event.location}")
         if card.action == "created" and event.attendees:
             lines.append("guests: " + ", ".join(event.attendees))
+        if event.reminders is not None:
+            lines.append(reminder_words(event.reminders) or "")
     repeats = event_repeats(event)
     if repeats:
         lines.append("repeats: " + repeats)

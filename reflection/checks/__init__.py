@@ -40,6 +40,7 @@ from reflection.checks.structure import (
     check_swap,
     check_unreferenced,
 )
+from reflection.checks.zones import check_zone_drift
 
 Check = Callable[[CheckContext], None]
 
@@ -63,6 +64,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("calendar", check_calendar),
     ("all-day spans", check_all_day_spans),
     ("repeat rule", check_recurrence_rule),
+    ("a series on another place's clock", check_zone_drift),
     ("swap", check_swap),
     ("list done", check_half_done),
     ("every part done", check_all_parts_done),

@@ -143,6 +143,23 @@ def slots_for(phrase: Phrase, event: Event | None, tz: ZoneInfo, allowed: Allowe
             allowed.instants.append(InstantSlot(start, window_end, phrase, cand.reading))
 
 
+def on_clock(allowed: Allowed, person: ZoneInfo, own: ZoneInfo) -> Allowed:
+    """The same readings on another place's clock: every instant and time read in the person's
+    zone (a phrase that named no zone) moved to the same wall-clock time in `own`; days, and
+    readings in a zone the phrase named, as they are."""
+    def moved(value: datetime) -> datetime:
+        return value.replace(tzinfo=own) if value.tzinfo == person else value
+
+    return Allowed(
+        instants=[InstantSlot(moved(s.start), moved(s.end) if s.end is not None else None, s.phrase,
+                              s.reading) for s in allowed.instants],
+        days=list(allowed.days),
+        times=[TimeSlot(s.lo, s.hi, own if s.zone == person else s.zone, s.phrase, s.reading)
+               for s in allowed.times],
+        keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time,
+        ambiguous_phrases=list(allowed.ambiguous_phrases))
+
+
 def judge(value: date | datetime, allowed: Allowed, tz: ZoneInfo, written_wall: datetime | None) -> Judgement:
     """Whether a written start is inside what the phrases allow, and if not, what is off."""
     if not isinstance(value, datetime):

@@ -7,13 +7,14 @@ reflection model). An error needs proof; anything short of proof is `unsure`.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import cached_property
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from reflection.case import GuardCall, GuardCase
+from reflection.case import CalendarAround, GuardCall, GuardCase
 from reflection.dates.resolver import Resolution
 from reflection.findings import Fact, Finding, FindingType, Severity
 from reflection.reading.request import Mention, RequestReading
@@ -51,6 +52,19 @@ class WriteCall:
         if isinstance(result, dict) and key in result and not result.get("error"):
             return result[key]
         return self.call.input.get(key)
+
+    def end_zone(self, zone: str | None, current: Event | None = None) -> str | None:
+        """The zone the written end is read in: its own (`end_timezone`, a flight that lands
+        in London) when the write or the event it changes has one, else `zone` (the start's).
+        "Lands at 10:40 pm London time" is then judged on London's clock."""
+        own = self.written("end_timezone")
+        if own:
+            return str(own)
+        if current is not None and "end_timezone" not in self.input:  # kept, as the tools keep it
+            kept = getattr(current, "end_timezone", None)
+            if kept:
+                return str(kept)
+        return zone
 
 
 @dataclass
@@ -90,7 +104,11 @@ class CheckContext:
         return self.case.now.astimezone(self.tz).date()
 
     @property
-    def existing_ids(self) -> set[str]:
+    def existing_ids(self) -> Container[str]:
+        """The ids of the window's events (asked of the window one by one when the case holds
+        only part of it)."""
+        if self.case.around is not None:
+            return _WindowIds(self.case.around)
         return {e.id for e in self.case.calendar}
 
     # ------------------------------------------------------------------ findings
@@ -235,3 +253,19 @@ _DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 def is_date_only(raw: Any) -> bool:
     return isinstance(raw, str) and bool(_DATE_ONLY.match(raw.strip()))
+
+
+class _WindowIds(Container[str]):
+    """The ids of a window read in part, answered one by one (`CalendarAround.has`), so a
+    reflection answer naming an id does not read the whole window."""
+
+    def __init__(self, around: CalendarAround) -> None:
+        self._around = around
+        self._known: dict[str, bool] = {}
+
+    def __contains__(self, event_id: object) -> bool:
+        if not isinstance(event_id, str):
+            return False
+        if event_id not in self._known:
+            self._known[event_id] = self._around.has(event_id)
+        return self._known[event_id]

@@ -60,10 +60,12 @@ def _people(ctx: CheckContext) -> set[str]:
     """Words that name people here: possessives in the message and the calendar ("Leo's"),
     names after a dash in titles ("Dentist - Leo"), and the names in invited addresses."""
     names: set[str] = set(_named_in(ctx.reading.text))
-    for event in ctx.case.calendar:
-        names |= _named_in(f"{event.title} {event.description or ''}")
-        names |= _named_in_title(event.title.strip())
-        names |= _named_by(event.attendees)
+    texts = ctx.case.window_texts()  # each distinct text once, the whole window's
+    for title, description in texts.titled:
+        names |= _named_in(f"{title} {description or ''}")
+        names |= _named_in_title(title.strip())
+    for attendees in texts.guests:
+        names |= _named_by(attendees)
     return {n for n in names if n not in GENERIC and len(n) > 1}
 
 

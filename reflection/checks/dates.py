@@ -10,8 +10,18 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from reflection.checks.allowed import Allowed, Judgement, TimeSlot, am_pm_swapped, describe, judge, slots_for
+from reflection.checks.allowed import (
+    Allowed,
+    Judgement,
+    TimeSlot,
+    am_pm_swapped,
+    describe,
+    judge,
+    on_clock,
+    slots_for,
+)
 from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
@@ -20,7 +30,7 @@ from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
 from reflection.reading.request import Phrase
 from reflection.wording import describe_when, relation_to_today, weekday_name
-from tools.calendar.events import Event, as_date, zone
+from tools.calendar.events import Event, EventFieldError, as_date, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
 
@@ -208,14 +218,30 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         if single is not None:
             ctx.unsure(write, "the phrase for this change could not be told apart")
             return
+    own = _own_clock(ctx, tz_name)
+    if own is not None and judge(start, on_clock(allowed, ctx.tz, own), own, wall).ok:
+        # "leaves heathrow 11:20am", written on London's clock for a person in Los Angeles: the
+        # event's own zone is a reading too, and an error must exclude every reading
+        ctx.unsure(write, f"the time may be meant on the clock of {tz_name}, the event's own zone")
+        return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _own_clock(ctx: CheckContext, tz_name: str | None) -> ZoneInfo | None:
+    """The event's own zone when it is not the person's (a flight, a call on grandma's time)."""
+    if not tz_name or tz_name == ctx.case.timezone:
+        return None
+    try:
+        return zone(tz_name)
+    except EventFieldError:
+        return None
 
 
 def _end_after(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,
                tz_name: str | None) -> datetime | None:
     """The end the write leaves: the written one, else the event's own length kept."""
-    end = ctx.read_when(write.written("end"), tz_name)
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current))
     if isinstance(end, datetime):
         return end
     if current is not None and isinstance(current.start, datetime):
@@ -256,9 +282,15 @@ def _stated_state(ctx: CheckContext, write: WriteCall, current: Event | None) ->
 def unread_date_words(ctx: CheckContext) -> list[str]:
     """Date-like words no phrase covers, leaving out words of titles ("Movie night", "Friday
     lunch"): while one is left, a date cannot be proven wrong."""
-    titles = " ".join([e.title for e in ctx.case.calendar] +
-                      [str(w.written("title") or "") for w in ctx.writes]).casefold()
-    return [w for w in ctx.reading.uncovered_date_words if w.casefold() not in titles]
+    words = ctx.reading.uncovered_date_words
+    if not words:
+        return []
+    if ctx.case.around is None or any(" " in w for w in words):
+        known = [e.title for e in ctx.case.whole_calendar()]  # a phrase may span two titles
+    else:
+        known = sorted(ctx.case.window_texts().titles)  # a word sits inside one title
+    titles = " ".join(known + [str(w.written("title") or "") for w in ctx.writes]).casefold()
+    return [w for w in words if w.casefold() not in titles]
 
 
 def _best_single(ctx: CheckContext, phrases: list[Phrase], current: Event | None, update: bool,
@@ -385,7 +417,7 @@ def _check_one_end(ctx: CheckContext, write: WriteCall) -> None:
     if start is None and current is not None:
         start = ctx.local(current.start)
     end_given = "end" in write.input or (write.call.result and write.written("end"))
-    end = ctx.read_when(write.written("end"), tz_name) if end_given else None
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current)) if end_given else None
     if end is None and current is not None and start is not None and "start" in write.input:
         if not isinstance(start, datetime):
             return
@@ -413,7 +445,7 @@ def _placed_length(ctx: CheckContext, write: WriteCall) -> bool:
         return False  # a phrase of its own ("at 6-7") may set the length
     tz_name = write.input.get("timezone") or current.timezone
     start = ctx.read_when(write.written("start"), tz_name)
-    end = ctx.read_when(write.written("end"), tz_name)
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current))
     if not isinstance(start, datetime) or not isinstance(end, datetime):
         return False
     if end - start == current.duration:

@@ -27,7 +27,7 @@ def _span(ctx: CheckContext, write: WriteCall) -> tuple[datetime, datetime] | No
         return None
     start = ctx.read_when(write.written("start"), tz_name) if write.written("start") else (
         ctx.local(current.start) if current else None)
-    end = ctx.read_when(write.written("end"), tz_name) if write.written("end") else None
+    end = ctx.read_when(write.written("end"), write.end_zone(tz_name, current)) if write.written("end") else None
     if end is None and isinstance(start, datetime):
         # a new event with no end lasts an hour (the tools' default, as event_from_contract)
         end = start + (current.duration if current is not None else timedelta(hours=1))
@@ -73,7 +73,8 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime)
     moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create" and not w.failed}
     calendar_id = write.input.get("calendar_id")
     out = []
-    for event in ctx.case.calendar:
+    around = ctx.case.around  # a bounded case: only the window's events near the span
+    for event in ctx.case.calendar if around is None else around.near(start, end):
         key = event.recurring_event_id or event.id
         if key == own or key in moved or event.all_day or event.status == "cancelled":
             continue

@@ -107,7 +107,7 @@ def _times(ctx: CheckContext, key: str) -> list[tuple[datetime, datetime, str]]:
         if write.kind != "update" or write.failed or ctx.series_key(write.event_id) != key:
             continue
         start = ctx.read_when(write.written("start"), write.input.get("timezone") or event.timezone)
-        end = ctx.read_when(write.written("end"), write.input.get("timezone") or event.timezone)
+        end = ctx.read_when(write.written("end"), write.end_zone(write.input.get("timezone") or event.timezone, event))
         if isinstance(start, datetime) and not isinstance(end, datetime):
             end = start + event.duration
         if isinstance(start, datetime) and isinstance(end, datetime):

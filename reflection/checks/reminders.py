@@ -30,6 +30,11 @@ def check_reminders(ctx: CheckContext) -> None:
     if written is None:
         ctx.unsure(write, "the event's own reminders are not known")
         return
+    if not asked and _left_default(ctx, write):
+        # absent is the calendar's default (CONTRACT 2): none on some calendars, a phone's
+        # default alert on others; only [] says "no reminder" for sure
+        ctx.unsure(write, "'no reminder' was asked and the call leaves the calendar's default reminders")
+        return
     if sorted(set(written)) == asked:
         return
     said = "no reminder" if not asked else " and ".join(_words(m) for m in asked) + " before"
@@ -43,6 +48,16 @@ def _carriers(ctx: CheckContext) -> list[WriteCall]:
     return [w for w in ctx.writes if w.kind in ("create", "update") and not w.failed]
 
 
+def _left_default(ctx: CheckContext, write: WriteCall) -> bool:
+    """Whether the event is left with the calendar's default reminders (no list of its own)."""
+    if write.written("reminders") is not None:
+        return False
+    if write.kind == "create":
+        return True
+    event = ctx.event(write.event_id)
+    return event is not None and getattr(event, "reminders", None) is None
+
+
 def _written(ctx: CheckContext, write: WriteCall) -> list[int] | None:
     """The reminders the event has after the write; None when that cannot be known."""
     value = write.written("reminders")
@@ -51,6 +66,7 @@ def _written(ctx: CheckContext, write: WriteCall) -> list[int] | None:
         value = getattr(event, "reminders", None) if event is not None else None
         if value is None:
             return None
+        value = list(value)  # the event model keeps them as a tuple
     if value is None:
         return []  # a create with no reminders field: none asked of the calendar
     if not isinstance(value, list) or not all(isinstance(m, int) and not isinstance(m, bool) for m in value):

@@ -247,8 +247,9 @@ def check_series_scope(ctx: CheckContext) -> None:
         for write in writes:
             if ctx.is_flagged(write):
                 continue
-            whole = write.event_id == key
-            written_scope = str(write.input.get("scope") or ("series" if whole else "occurrence"))
+            written_scope = str(write.input.get("scope") or ("series" if write.event_id == key else "occurrence"))
+            # an occurrence id with scope "series" changes the whole series as surely as its own id
+            whole = write.event_id == key or written_scope == "series"
             if written_scope == "following" or scope == "following":
                 _check_following(ctx, write, master, scope, written_scope)
                 continue
@@ -262,7 +263,8 @@ def check_series_scope(ctx: CheckContext) -> None:
                 ctx.unsure(write, "it is not said whether one occurrence or the series is meant")
             elif whole and scope == "occurrence":
                 ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
-                          f"{_verb(write)} the whole series", "change only that occurrence (its instance id)")
+                          f"{_verb(write)} the whole series", "change only that occurrence (its instance id"
+                          + (", scope occurrence)" if write.event_id != key else ")"))
             elif not whole and scope == "series" and len(writes) == 1:
                 ctx.error(write, "event_id", f"the whole '{master.title}' series was asked; the call "
                           f"{_verb(write)} one occurrence", "change the series (its own id)")

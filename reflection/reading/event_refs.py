@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -134,10 +135,25 @@ class EventProfile:
     people: frozenset[str]
     place_words: frozenset[str]
     event_ids: set[str] = field(default_factory=set)
+    all_words: frozenset[str] = field(init=False)
+    """Its title, people and place words together, joined once: the index and the document
+    frequencies read them for every profile of the window."""
 
-    @property
-    def all_words(self) -> frozenset[str]:
-        return self.title_words | self.people | self.place_words
+    weighted: tuple[tuple[str, float], ...] = field(init=False)
+    """Each word with its weight (title and people 1, place 0.5), in the order scoring reads them."""
+
+    def __post_init__(self) -> None:
+        self.all_words = self.title_words | self.people | self.place_words
+        self.weighted = _weighted(self.title_words, self.people, self.place_words)
+
+
+@lru_cache(maxsize=1 << 14)
+def _weighted(title_words: frozenset[str], people: frozenset[str],
+              place_words: frozenset[str]) -> tuple[tuple[str, float], ...]:
+    """Built once per set of words, not for every said word of every scoring."""
+    weighted = [(own, 1.0) for own in title_words | people]
+    weighted += [(own, 0.5) for own in place_words - title_words - people]
+    return tuple(weighted)
 
 
 _EMAIL_RE = re.compile(r"\S+@\S+")
@@ -158,10 +174,6 @@ def _words(text: str | None) -> frozenset[str]:
         if is_content(a) or is_content(b):
             found.add(a + b)
     return frozenset(found)
-
-
-def _people(event: Event) -> frozenset[str]:
-    return _people_of(event.attendees, event.description)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -186,10 +198,17 @@ def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
         if key in by_key:
             by_key[key].event_ids.add(event.id)
             continue
-        by_key[key] = EventProfile(key=key, title=event.title, title_words=_words(event.title),
-                                   people=_people(event), place_words=_words(event.location),
-                                   event_ids={event.id})
+        by_key[key] = EventProfile(key, event.title, *_profile_words(
+            event.title, event.attendees, event.description, event.location), event_ids={event.id})
     return list(by_key.values())
+
+
+@lru_cache(maxsize=1 << 14)
+def _profile_words(title: str, attendees: tuple[str, ...], description: str | None,
+                   location: str | None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Title, people and place words of one event's texts, cached on those texts: a calendar
+    repeats them (a weekly lesson, the same dentist), and every check reads the whole window."""
+    return _words(title), _people_of(attendees, description), _words(location)
 
 
 _FUZZY_PREFILTER = 79.0
@@ -213,14 +232,44 @@ class EventIndex:
 
     def __init__(self, calendar: Sequence[Event]) -> None:
         self.profiles = profiles(calendar)
-        self.df = _df(self.profiles)
         postings: dict[str, list[int]] = {}
         for position, prof in enumerate(self.profiles):
             for word in prof.all_words:
-                postings.setdefault(word, []).append(position)
+                if word in postings:
+                    postings[word].append(position)
+                else:
+                    postings[word] = [position]
         self.postings = postings
+        self.df = _PostingCounts(postings)
+        self._finder = WordFinder(postings)
+
+    def similar_words(self, said: str) -> tuple[str, ...]:
+        """The profile words `word_similarity` scores above zero for `said`."""
+        return self._finder.similar_words(said)
+
+    def candidates(self, words: Iterable[str]) -> list[EventProfile]:
+        """The profiles sharing a word (or a near spelling) with `words`, in index order."""
+        positions: set[int] = set()
+        for said in words:
+            for own in self.similar_words(said):
+                positions.update(self.postings[own])
+        return [self.profiles[i] for i in sorted(positions)]
+
+    def score(self, words: Sequence[str]) -> list[Candidate]:
+        """`score_words` over the whole window, scoring only the profiles that can score."""
+        return score_words(words, self.candidates(words), self.df)
+
+
+class WordFinder:
+    """The words of a vocabulary `word_similarity` scores above zero for a said word: the same
+    stem (dict), a typo (a rapidfuzz scan of the vocabulary cut below the typo threshold), a
+    prefix (bisection in the sorted stems), each confirmed by `word_similarity` itself. Apart
+    from `EventIndex` so the window's texts can be searched the same way before any of its
+    events is read (`texts_reached`)."""
+
+    def __init__(self, vocabulary: Iterable[str]) -> None:
         by_stem: dict[str, list[str]] = {}
-        for word in postings:
+        for word in vocabulary:
             by_stem.setdefault(stem(word), []).append(word)
         self._by_stem = by_stem
         self._stems = sorted(by_stem)
@@ -228,7 +277,7 @@ class EventIndex:
         self._similar: dict[str, tuple[str, ...]] = {}
 
     def similar_words(self, said: str) -> tuple[str, ...]:
-        """The profile words `word_similarity` scores above zero for `said`."""
+        """The vocabulary's words `word_similarity` scores above zero for `said`."""
         found = self._similar.get(said)
         if found is not None:
             return found
@@ -248,17 +297,22 @@ class EventIndex:
         self._similar[said] = words
         return words
 
-    def candidates(self, words: Iterable[str]) -> list[EventProfile]:
-        """The profiles sharing a word (or a near spelling) with `words`, in index order."""
-        positions: set[int] = set()
-        for said in words:
-            for own in self.similar_words(said):
-                positions.update(self.postings[own])
-        return [self.profiles[i] for i in sorted(positions)]
 
-    def score(self, words: Sequence[str]) -> list[Candidate]:
-        """`score_words` over the whole window, scoring only the profiles that can score."""
-        return score_words(words, self.candidates(words), self.df)
+class _PostingCounts(Mapping[str, int]):
+    """The document frequencies read off the postings (a word's profiles are its postings),
+    instead of a second pass over every profile's words: only the few matched words are asked."""
+
+    def __init__(self, postings: dict[str, list[int]]) -> None:
+        self._postings = postings
+
+    def __getitem__(self, word: str) -> int:
+        return len(self._postings[word])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._postings)
+
+    def __len__(self) -> int:
+        return len(self._postings)
 
 
 _INDEX_CACHE: list[tuple[Sequence[Event], tuple[int, ...], EventIndex]] = []
@@ -375,7 +429,7 @@ def _df(profs: Iterable[EventProfile]) -> dict[str, int]:
 
 
 def score_words(words: Sequence[str], profs: Sequence[EventProfile],
-                df: dict[str, int] | None = None) -> list[Candidate]:
+                df: Mapping[str, int] | None = None) -> list[Candidate]:
     """Every event the words may name, with a score: matched event words, each weighted by how
     few events share it (title and people count fully, the place half)."""
     df = df if df is not None else _df(profs)
@@ -389,9 +443,7 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         covered: set[str] = set()
         for said in words:
             best, best_word = 0.0, ""
-            weighted = [(own, 1.0) for own in prof.title_words | prof.people]
-            weighted += [(own, 0.5) for own in prof.place_words - prof.title_words - prof.people]
-            for own, weight in weighted:
+            for own, weight in prof.weighted:
                 value = word_similarity(said, own) * weight
                 if value > best:
                     best, best_word = value, own
@@ -441,3 +493,59 @@ def evidence_for(key: str, text: str, calendar: Sequence[Event]) -> float:
 # Weekday and meal words are stop words for naming, yet titles use them ("Friday lunch").
 _DATEISH_TITLE_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday
 morning afternoon evening night lunch weekend""".split())
+
+
+@lru_cache(maxsize=256)
+def lookup_words(text: str) -> frozenset[str]:
+    """Every word the reading of `text` may score against the calendar, and more: each content
+    or date-ish token (with and without the addresses blanked out, as `find_event_refs` and
+    `evidence_for` read it; "move" is no name, and would reach every "Movie night") and each
+    pair of neighbours in a run read with no date phrase (a date phrase only breaks runs, so
+    the pairs `find_event_refs` joins are among these)."""
+    blanked = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
+    words = {t.text for t in (*tokenize(text), *blanked)
+             if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS}
+    for run in _runs(text, blanked, []):
+        words.update(a.text + b.text for a, b in pairwise(run))
+    return frozenset(words)
+
+
+@dataclass(frozen=True)
+class TextsReached:
+    """The window's texts holding a word some word of the message is similar to: the events
+    holding one of them are every event the message's words can score on."""
+
+    titles: frozenset[str]
+    places: frozenset[str]
+    guests: frozenset[tuple[str, ...]]
+    descriptions: frozenset[str]
+
+
+def texts_reached(text: str, titled: Iterable[tuple[str, str | None]], places: Iterable[str],
+                  guests: Iterable[tuple[str, ...]]) -> TextsReached:
+    """Which of the window's distinct texts (titles with descriptions, places, guest lists) hold
+    a word `lookup_words(text)` is similar to. An event's words are its title's, its place's and
+    the people of its guests and description (`_people_of` is the union of the two), so an event
+    can score on the message only if one of its texts is reached."""
+    owners: dict[str, set[tuple[int, object]]] = {}
+
+    def own(words: frozenset[str], kind: int, value: object) -> None:
+        for word in words:
+            owners.setdefault(word, set()).add((kind, value))
+
+    for title, description in titled:
+        own(_words(title), 0, title)
+        if description:
+            own(_people_of((), description), 3, description)
+    for place in places:
+        own(_words(place), 1, place)
+    for attendees in guests:
+        own(_people_of(attendees, None), 2, attendees)
+    finder = WordFinder(owners)
+    reached: tuple[set[Any], set[Any], set[Any], set[Any]] = (set(), set(), set(), set())
+    for said in lookup_words(text):
+        for word in finder.similar_words(said):
+            for kind, value in owners[word]:
+                reached[kind].add(value)
+    return TextsReached(frozenset(reached[0]), frozenset(reached[1]), frozenset(reached[2]),
+                        frozenset(reached[3]))

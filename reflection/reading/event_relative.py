@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from reflection.reading.reminders import reminder_spans
+
 _NUM_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
@@ -127,10 +129,13 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
     """Every amount of time in the message, read as a shift of an event or as its length."""
     shifts: list[Shift] = []
     lengths: list[Length] = []
+    asked = reminder_spans(text)
     for match in _AMOUNT_RE.finditer(text):
         amount = _amount(match)
         if amount is None:
             continue
+        if any(begin <= match.start() < end for begin, end in asked):
+            continue  # "remind me the day before and an hour before": reminders, not shifts
         before, after = _clause(text, match.start(), match.end())
         near = before + " " + after[:30]
         if re.search(r"\bin\s*$", before, re.I):

@@ -11,29 +11,50 @@ _UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr":
           "hours": 60, "day": 1440, "days": 1440, "week": 10080, "weeks": 10080}
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15,
             "twenty": 20, "thirty": 30, "forty-five": 45, "forty five": 45, "half an": 0.5, "half a": 0.5}
-_AMOUNT = r"(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?)" \
-          r"\s*(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)"
+_AMOUNT = r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?)" \
+          r"\s*(?:minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)\b"
+_ONE_AMOUNT = re.compile(r"\b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|"
+                         r"forty[-\s]five|half\s+an?)\s*(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)\b"
+                         r"|\b(?P<day>the\s+day)\b", re.I)
+_BEFORE = r"(?:before|ahead|prior|earlier|beforehand)"
+_ITEM = rf"(?:{_AMOUNT}|the\s+day)(?:\s+{_BEFORE})?"
+_SEP = r"\s*(?:,\s*(?:and\s+|&\s*|plus\s+)?|\s(?:and|&|plus|as\s+well\s+as)\s+(?:also\s+|again\s+)?)\s*"
 ASKED_RE = re.compile(
     r"\b(?:remind\w*(?:\s+(?:me|us|them|him|her|everyone))?|(?:set\s+|add\s+|with\s+)?an?\s+(?:reminder|alert)|"
-    r"reminders?|alerts?)(?:\s+(?:for|about|of|on)\s+[^,.;!?\d]{0,40}?)?\s+(?:(?:of|at|for)\s+)?"
-    r"(?:" + _AMOUNT + r"|(?P<day>the\s+day))\s+(?:before|ahead|prior|earlier|beforehand)\b", re.I)
+    r"(?:\w+\s+)?reminders?|alerts?)(?:\s+(?:for|about|of|on)\s+[^,.;!?\d]{0,40}?)?[\s,:]+(?:(?:of|at|for)\s+)?"
+    rf"(?P<list>{_ITEM}(?:{_SEP}{_ITEM})*)", re.I)
+LOOSE_BEFORE_RE = re.compile(rf"\b(?:{_AMOUNT}|the\s+day)\s+{_BEFORE}\b", re.I)
 NONE_RE = re.compile(r"\b(?:no|without|turn\s+off\s+the|remove\s+the|don'?t\s+(?:need|want)\s+a|drop\s+the)\s+"
                      r"(?:reminders?|alerts?|notifications?)\b", re.I)
 SOME_RE = re.compile(r"\bremind|\breminder|\balert|\bnotif", re.I)
 
 
+def reminder_spans(text: str) -> list[tuple[int, int]]:
+    """Where the message asks for reminders: each request's list of amounts ("remind me the day
+    before and an hour before", "two reminders, a day and an hour before"), as character
+    spans. An amount inside one is a reminder, never a shift of the event."""
+    return [match.span("list") for match in ASKED_RE.finditer(text)
+            if re.search(rf"\b{_BEFORE}\b", match["list"], re.I)]
+
+
 def asked_minutes(text: str) -> list[int] | None:
     """The reminders the message asks for, in minutes before the start; [] for "no reminder";
-    None when it asks for none in words the policy reads."""
+    None when it asks for none in words the policy reads, or when an amount "before" stands
+    outside every request read (which event or reminder it belongs to is then not certain:
+    a reading that missed one reminder must not prove the others wrong)."""
     if NONE_RE.search(text):
         return []
+    spans = reminder_spans(text)
     found: list[int] = []
-    for match in ASKED_RE.finditer(text):
-        if match["day"]:
-            found.append(1440)
-            continue
-        raw = re.sub(r"[\s-]+", " ", match["n"].casefold())
-        n = _NUMBERS.get(raw) or _NUMBERS.get(raw.replace(" ", "-")) or float(raw)
-        unit = match["unit"].casefold()
-        found.append(int(timedelta(minutes=n * _UNITS[unit]).total_seconds() // 60))
+    for begin, end in spans:
+        for item in _ONE_AMOUNT.finditer(text, begin, end):
+            if item["day"]:
+                found.append(1440)
+                continue
+            raw = re.sub(r"[\s-]+", " ", item["n"].casefold())
+            n = _NUMBERS.get(raw) or _NUMBERS.get(raw.replace(" ", "-")) or float(raw)
+            unit = item["unit"].casefold()
+            found.append(int(timedelta(minutes=n * _UNITS[unit]).total_seconds() // 60))
+    if found and any(not any(b <= m.start() < e for b, e in spans) for m in LOOSE_BEFORE_RE.finditer(text)):
+        return None
     return sorted(set(found)) or None

@@ -18,7 +18,7 @@ import os
 import pty
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from assistant.session.chat import AgentSession
 from assistant.settings import Settings, load_settings
 from assistant.tui.app import CalendarApp
 from assistant.tui.screens.changes import ChangesScreen
+from tools.backends.base import WriteRecord
 from tools.backends.local import LocalBackend
 from tools.calendar.events import Event, event_from_contract, zone
 from tools.ical.files import read_ics
@@ -209,7 +210,8 @@ def many(settings: Settings, tmp_path: Path) -> Path:
 
 
 class StopsAfter(LocalBackend):
-    """A local calendar whose process is killed (an interrupt, not an error) at the n-th create."""
+    """A local calendar whose process is killed (an interrupt, not an error) at the n-th create:
+    one by one, or in the import's chunk of creates that would go past it."""
 
     def __init__(self, *args: Any, stop_at: int, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -221,6 +223,13 @@ class StopsAfter(LocalBackend):
             raise KeyboardInterrupt
         return super().create_event(*args, **kw)
 
+    def create_events_recorded(self, calendar_id: str, events: Sequence[Event],
+                               record: WriteRecord, **kw: Any) -> list[Event]:
+        self.left -= len(events)
+        if self.left < 0:
+            raise KeyboardInterrupt
+        return super().create_events_recorded(calendar_id, events, record, **kw)
+
 
 def test_an_interrupted_import_is_recovered_and_reported_as_a_count(
         settings: Settings, many: Path) -> None:
@@ -231,7 +240,7 @@ def test_an_interrupted_import_is_recovered_and_reported_as_a_count(
     journal = Journal(services.journal.store, backend, owner=dead_owner())
     steps = plan_import(backend, "primary", read_ics(many, TZ), TZ)
     with pytest.raises(KeyboardInterrupt):
-        apply_import(journal, "primary", steps)
+        apply_import(journal, "primary", steps, chunk=5)  # interrupted in its eighth chunk
     assert len(titles(settings)) == 1 + MANY - 5
     [report] = build_services(load_settings()).recovered  # the next start
     notice = report.notice()

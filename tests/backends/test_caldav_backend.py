@@ -224,3 +224,43 @@ def test_calendars_command_lists_the_caldav_calendars(radicale: RadicaleServer, 
     starred = [line.split() for line in proc.stdout.splitlines() if line.startswith("* ")]
     assert starred == [["*", "Chores", "CalDAV", "account", '"default",', "can", "be", "changed"]], proc.stdout
     assert url not in proc.stdout
+
+
+def test_reminders_are_display_alarms_before_the_start_and_none_is_action_none(cal_backend):
+    """Another client's alarm reads as a reminder; changing the reminders writes DISPLAY alarms
+    relative to the start, `[]` RFC 9074's ACTION:NONE (no reminder, not the default), and
+    None no alarm at all (the calendar's default)."""
+    url = put_raw(cal_backend, "made-elsewhere.ics", FOREIGN)
+    cal = cal_backend.primary_calendar_id()
+    assert cal_backend.get_event(cal, FOREIGN_UID).reminders == (30,)
+
+    def alarms() -> list[tuple[str, str]]:
+        [series] = vevents(get_raw(cal_backend, url))
+        return [(str(a["ACTION"]), a["TRIGGER"].to_ical().decode()) for a in series.walk("VALARM")]
+
+    assert cal_backend.patch_event(cal, FOREIGN_UID, EventPatch({"reminders": [1440, 90]})).reminders == (90, 1440)
+    assert alarms() == [("DISPLAY", "-PT1H30M"), ("DISPLAY", "-P1D")]
+    assert cal_backend.patch_event(cal, FOREIGN_UID, EventPatch({"reminders": []})).reminders == ()
+    assert alarms() == [("NONE", "19760401T005545Z")]
+    assert cal_backend.get_event(cal, FOREIGN_UID).reminders == ()
+    assert cal_backend.patch_event(cal, FOREIGN_UID, EventPatch({"reminders": None})).reminders is None
+    assert alarms() == []
+
+
+def test_an_end_in_another_zone_is_a_dtend_with_its_own_tzid(cal_backend):
+    from tools.calendar.events import Event
+
+    cal = cal_backend.primary_calendar_id()
+    chicago, london = ZoneInfo("America/Chicago"), ZoneInfo("Europe/London")
+    made = cal_backend.create_event(cal, Event(
+        id=cal_backend.new_event_id(), title="Flight", timezone="America/Chicago",
+        start=datetime(2025, 10, 23, 9, tzinfo=chicago), end=datetime(2025, 10, 23, 22, 40, tzinfo=london),
+        end_timezone="Europe/London"))
+    url = cal.rstrip("/") + f"/{made.id}.ics"
+    raw = get_raw(cal_backend, url)
+    [event] = vevents(raw)
+    assert event["DTSTART"].params["TZID"] == "America/Chicago"
+    assert event["DTEND"].params["TZID"] == "Europe/London"
+    assert event["DTEND"].dt == datetime(2025, 10, 23, 22, 40, tzinfo=london)
+    assert {str(z["TZID"]) for z in raw.walk("VTIMEZONE")} == {"America/Chicago", "Europe/London"}
+    assert cal_backend.get_event(cal, made.id).end_timezone == "Europe/London"

@@ -419,3 +419,48 @@ def test_upsert_by_stable_id_replaces_even_a_cancelled_event(backend: GoogleBack
     again = backend.upsert_event("primary", dinner(backend, id=event_id, title="Replayed"))
     assert again.title == "Replayed" and backend.get_event("primary", event_id) is not None
     assert len(server.stored_events()) == 1
+
+
+# ---------------------------------------------------------------------------- reminders, end zone
+def test_reminders_are_popup_overrides_and_absent_ones_the_calendars_default(
+        backend: GoogleBackend, server: FakeGoogleCalendar) -> None:
+    plain = backend.create_event("primary", dinner(backend))
+    assert server.event("primary", plain.id)["reminders"] == {"useDefault": True}
+    assert plain.reminders is None
+    made = backend.create_event("primary", dinner(backend, reminders=(1440, 30)))
+    assert server.event("primary", made.id)["reminders"] == {"useDefault": False, "overrides": [
+        {"method": "popup", "minutes": 30}, {"method": "popup", "minutes": 1440}]}
+    assert made.reminders == (30, 1440)
+    cleared = backend.patch_event("primary", made.id, EventPatch({"reminders": []}))
+    assert server.event("primary", made.id)["reminders"] == {"useDefault": False, "overrides": []}
+    assert cleared.reminders == ()
+    default = backend.patch_event("primary", made.id, EventPatch({"reminders": None}))
+    assert server.event("primary", made.id)["reminders"] == {"useDefault": True}
+    assert default.reminders is None
+
+
+def test_an_email_reminder_set_elsewhere_keeps_its_method_when_others_change(
+        backend: GoogleBackend, server: FakeGoogleCalendar) -> None:
+    made = backend.create_event("primary", dinner(backend))
+    server.edit_event("primary", made.id, reminders={"useDefault": False, "overrides": [
+        {"method": "email", "minutes": 1440}]})
+    assert backend.get_event("primary", made.id).reminders == (1440,)
+    backend.patch_event("primary", made.id, EventPatch({"reminders": [10, 1440]}))
+    assert server.event("primary", made.id)["reminders"]["overrides"] == [
+        {"method": "popup", "minutes": 10}, {"method": "email", "minutes": 1440}]
+
+
+def test_an_end_in_another_zone_is_end_time_zone(backend: GoogleBackend, server: FakeGoogleCalendar) -> None:
+    chicago, london = ZoneInfo("America/Chicago"), ZoneInfo("Europe/London")
+    made = backend.create_event("primary", Event(
+        id=backend.new_event_id(), title="Flight", timezone="America/Chicago",
+        start=datetime(2025, 10, 23, 9, tzinfo=chicago), end=datetime(2025, 10, 23, 22, 40, tzinfo=london),
+        end_timezone="Europe/London"))
+    stored = server.event("primary", made.id)
+    assert stored["start"] == {"dateTime": "2025-10-23T09:00:00-05:00", "timeZone": "America/Chicago"}
+    assert stored["end"] == {"dateTime": "2025-10-23T22:40:00+01:00", "timeZone": "Europe/London"}
+    assert made.end_timezone == "Europe/London"
+    back = backend.patch_event("primary", made.id, EventPatch({"end_timezone": None}))
+    assert server.event("primary", made.id)["end"] == {"dateTime": "2025-10-23T16:40:00-05:00",
+                                                       "timeZone": "America/Chicago"}
+    assert back.end_timezone is None

@@ -86,13 +86,14 @@ def test_records_hold_every_field(local: LocalBackend):
     made = local.create_event("primary", Event(
         id="evfull", title="Trip", start=date(2025, 7, 1), end=date(2025, 7, 4), all_day=True,
         timezone="Europe/Paris", location="Paris", description="bring passports",
-        attendees=("a@example.com",), recurrence=("RRULE:FREQ=YEARLY;COUNT=2",)), turn_id="t9")
+        attendees=("a@example.com",), recurrence=("RRULE:FREQ=YEARLY;COUNT=2",),
+        reminders=(1440, 60)), turn_id="t9")
     rec = records_without_version(local)[("primary", made.id)]
     assert rec == {"title": "Trip", "start": "2025-07-01", "end": "2025-07-04", "all_day": True,
                    "timezone": "Europe/Paris", "location": "Paris", "description": "bring passports",
                    "attendees": '["a@example.com"]', "recurrence": '["RRULE:FREQ=YEARLY;COUNT=2"]',
                    "recurring_event_id": None, "original_start": None, "status": "confirmed",
-                   "turn_id": "t9"}
+                   "turn_id": "t9", "reminders": "[60, 1440]", "end_timezone": None}
 
 
 def test_moved_occurrence_is_its_own_row_keyed_by_the_instance_id(local: LocalBackend):

@@ -49,6 +49,8 @@ emails = st.lists(st.sampled_from(["sam@example.com", "kim@example.com", "lee@ex
 # stored text never has one
 _text = st.characters(exclude_characters="\x00", exclude_categories=("Cs",))
 optional_text = st.one_of(st.none(), st.text(alphabet=_text, max_size=30))
+# reminders as the tools take them: minutes before the start; [] is "none" (issue 26)
+reminder_lists = st.lists(st.sampled_from([0, 5, 10, 30, 60, 90, 1440, 2880]), max_size=3, unique=True)
 
 
 @st.composite
@@ -61,6 +63,9 @@ def event_specs(draw: Any, recurring: bool | None = None) -> dict[str, Any]:
     spec: dict[str, Any] = {"title": draw(titles), "timezone": tz, "all_day": all_day,
                             "location": draw(optional_text), "description": draw(optional_text),
                             "attendees": draw(emails)}
+    reminders = draw(st.one_of(st.none(), reminder_lists))  # None: the calendar's default
+    if reminders is not None:
+        spec["reminders"] = reminders
     if all_day:
         spec["start"] = day.isoformat()
         spec["end"] = (day + timedelta(days=draw(st.integers(1, 4)))).isoformat()
@@ -70,6 +75,10 @@ def event_specs(draw: Any, recurring: bool | None = None) -> dict[str, Any]:
         end = start + timedelta(minutes=draw(st.integers(15, 600)))
         spec["start"] = start.isoformat()  # naive: wall time in the event's zone
         spec["end"] = end.isoformat()
+        end_tz = draw(st.one_of(st.none(), st.sampled_from(ZONES)))
+        if end_tz is not None and end_tz != tz:  # a flight: the same instant, in the end's zone
+            landing = (start.replace(tzinfo=ZoneInfo(tz)) + (end - start)).astimezone(ZoneInfo(end_tz))
+            spec["end"], spec["end_timezone"] = landing.isoformat(), end_tz
     if is_recurring:
         rule = draw(st.sampled_from(RULES_ALLDAY if all_day else RULES_TIMED))
         spec["recurrence"] = [rule.format(n=draw(st.integers(2, 8)))]
@@ -83,11 +92,15 @@ def spec_to_event(backend: Any, spec: dict[str, Any]) -> Event:
         end: Any = date.fromisoformat(spec["end"])
     else:
         start = datetime.fromisoformat(spec["start"]).replace(tzinfo=tz)
-        end = datetime.fromisoformat(spec["end"]).replace(tzinfo=tz)
+        end = datetime.fromisoformat(spec["end"])
+        end = end.astimezone(ZoneInfo(spec["end_timezone"])) if spec.get("end_timezone") \
+            else end.replace(tzinfo=tz)
     return Event(id=backend.new_event_id(), title=spec["title"], start=start, end=end,
                  all_day=spec["all_day"], timezone=spec["timezone"], location=spec["location"],
                  description=spec["description"], attendees=tuple(spec["attendees"]),
-                 recurrence=tuple(spec["recurrence"]) if spec.get("recurrence") else None)
+                 recurrence=tuple(spec["recurrence"]) if spec.get("recurrence") else None,
+                 reminders=tuple(spec["reminders"]) if spec.get("reminders") is not None else None,
+                 end_timezone=spec.get("end_timezone"))
 
 
 class World:
@@ -178,9 +191,9 @@ def _shifted(event: Event, data: Any) -> dict[str, Any]:
 
 def _field_changes(event: Event, data: Any, keep_times: bool = False) -> dict[str, Any]:
     change: dict[str, Any] = {}
-    fields = ["title", "location", "description", "attendees"]
+    fields = ["title", "location", "description", "attendees", "reminders"]
     if not keep_times:
-        fields += ["time", "timezone", "all_day"]
+        fields += ["time", "timezone", "all_day", "end_timezone"]
     picks = data.draw(st.sets(st.sampled_from(fields), min_size=1))
     if "title" in picks:
         change["title"] = data.draw(titles)
@@ -190,6 +203,10 @@ def _field_changes(event: Event, data: Any, keep_times: bool = False) -> dict[st
         change["description"] = data.draw(optional_text)
     if "attendees" in picks:
         change["attendees"] = data.draw(emails)
+    if "reminders" in picks:
+        change["reminders"] = data.draw(reminder_lists)
+    if "end_timezone" in picks and not event.all_day:
+        change["end_timezone"] = data.draw(st.sampled_from(ZONES))
     if "time" in picks:
         change.update(_shifted(event, data))
     if "timezone" in picks and not event.all_day:
@@ -208,7 +225,7 @@ def op_create(world: World, data: Any) -> None:
     spec = data.draw(event_specs(), label="create")
     if world.whole_series_untouched:
         spec = {**spec, "recurrence": None}
-    args = {k: v for k, v in spec.items() if v is not None and v != []}
+    args = {k: v for k, v in spec.items() if v is not None and (v != [] or k == "reminders")}
     if data.draw(st.booleans()):
         args["location"] = "home"
     world.run("create_calendar_event", args)
@@ -248,6 +265,7 @@ def op_bulk(world: World, data: Any) -> None:
     updates = [{"event_id": e.id, **data.draw(st.one_of(
         st.builds(lambda t: {"title": t}, titles),
         st.builds(lambda d: {"description": d}, optional_text),
+        st.builds(lambda r: {"reminders": r}, reminder_lists),
         st.just(_shifted(e, data))))} for e in chosen]
     world.run("bulk_update_calendar_events", {"updates": updates})
 

@@ -2,17 +2,26 @@
 prefix with the message, and finds exactly the candidates that scoring every event finds."""
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
+from importlib import resources
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from reflection.case import case_from_json
 from reflection.reading.event_refs import (
+    Candidate,
     EventIndex,
     event_index,
     find_event_refs,
+    lookup_words,
     profiles,
     score_words,
 )
+from reflection.symbolic import check_symbolic
 from tools.calendar.events import Event
 
 TZ = ZoneInfo("America/Chicago")
@@ -77,3 +86,28 @@ def test_the_index_is_built_once_per_calendar_list() -> None:
     calendar = _calendar(50)
     assert event_index(calendar) is event_index(calendar)
     assert event_index(list(calendar)) is not event_index(calendar)
+
+
+def test_every_word_the_reading_scores_is_looked_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lookup_words` (what a bounded window reaches the calendar's texts with, issue 25) holds
+    every word and joined pair the reading and the checks score, on every corpus message: a
+    word missing from it would leave out events the whole window scores."""
+    asked: list[tuple[str, ...]] = []
+    score = EventIndex.score
+
+    def recording(self: EventIndex, words: Sequence[str]) -> list[Candidate]:
+        asked.append(tuple(words))
+        return score(self, words)
+
+    monkeypatch.setattr(EventIndex, "score", recording)
+    text = resources.files("fixtures").joinpath("corpus/guard_cases.jsonl").read_text(encoding="utf-8")
+    checked = 0
+    for line in text.splitlines():
+        case = case_from_json(json.loads(line))
+        asked.clear()
+        check_symbolic(case)
+        looked_up = lookup_words(case.user_message)
+        for words in asked:
+            assert set(words) <= looked_up, (case.user_message, set(words) - looked_up)
+        checked += any(len(w) > 1 for w in asked)
+    assert checked > 50

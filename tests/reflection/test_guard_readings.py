@@ -610,3 +610,52 @@ def test_a_reminder_asked_for_an_event_is_not_a_move_and_a_move_from_its_descrip
     moved = judge(message, update("ev_soc", reminders=[60], start="2026-03-03T17:00:00", end="2026-03-03T18:00:00"),
                   calendar=cal)
     assert [(e.proof or {}).get("action") for e in moved.errors] == ["move"]
+
+
+# -------------------------------------------------------------------- reminders the event already has
+# The case's calendar is read into the real `Event` (CONTRACT 2: `reminders` on the event), so an
+# update that leaves the reminders alone is judged by the ones the event keeps.
+def _with_reminders(minutes: list[int]) -> list[dict[str, Any]]:
+    return [{**CAL[0], "reminders": minutes}, *CAL[1:]]
+
+
+def test_an_update_that_keeps_the_reminder_asked_is_right_and_sure() -> None:
+    message = "move track practice to 5:40pm and remind me an hour before"
+    verdict = judge(message, update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00"),
+                    calendar=_with_reminders([60]))
+    assert verdict.valid and not verdict.llm_needed
+    assert not [d for d in verdict.doubts if "reminder" in str(d)]
+
+
+def test_an_update_that_keeps_another_reminder_than_the_one_asked_is_proven_wrong() -> None:
+    message = "move track practice to 5:40pm and remind me an hour before"
+    verdict = judge(message, update("ev_track", start="2026-03-03T17:40:00", end="2026-03-03T18:40:00"),
+                    calendar=_with_reminders([30]))
+    (error,) = verdict.errors
+    assert error.type == "reminder" and error.proof is not None
+    assert (error.proof["reminders_asked"], error.proof["reminders_written"]) == ([60], [30])
+
+
+def test_a_reminder_written_by_the_real_tool_is_judged_from_its_result(tmp_path: Any) -> None:
+    """The create runs on a real calendar; the guard reads the event the tool returned."""
+    from tools.backends.local import LocalBackend
+    from tools.context import ToolCall, ToolContext
+    from tools.locations import LocationService
+    from tools.registry import ToolRegistry
+
+    backend = LocalBackend(tmp_path / "calendar.db", LA)
+    ctx = ToolContext(backend=backend, journal=None, calendar_id="primary", timezone=LA,
+                      locations=LocationService("1 Elm St", {}), turn_id="t")
+    try:
+        args = {"title": "Dentist", "start": "2026-03-06T15:00:00", "end": "2026-03-06T16:00:00",
+                "reminders": [10]}
+        result = ToolRegistry(ctx).run(ToolCall("c1", "create_calendar_event", args))
+        assert not result.is_error and result.data["reminders"] == [10]
+    finally:
+        backend.close()
+    call = {"name": "create_calendar_event", "input": args, "result": result.data}
+    verdict = judge("add the dentist friday 3pm, remind me 30 min before", call)
+    (error,) = verdict.errors
+    assert error.type == "reminder" and error.proof["reminders_written"] == [10]
+    right = judge("add the dentist friday 3pm, remind me 10 min before", call)
+    assert right.valid and not right.llm_needed

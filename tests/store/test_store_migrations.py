@@ -61,12 +61,14 @@ def test_an_old_calendar_file_is_adopted_and_keeps_its_events(tmp_path: Path) ->
     listed = backend.list_events("primary", datetime(2025, 3, 1, tzinfo=LA),
                                  datetime(2025, 4, 1, tzinfo=LA))
     assert [e.id for e in listed] == ["evold"]
-    assert _versions(backend.engine) == {"c0001"}
+    assert _versions(backend.engine) == {"c0003"}
+    assert (old.reminders, old.end_timezone) == (None, None)  # the calendar's default, one zone
     with sqlite3.connect(path) as conn:
         columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
         indexes = {row[1] for row in conn.execute("PRAGMA index_list(events)")}
-    assert "turn_id" in columns
-    assert {"ix_events_span", "ix_events_cal_start", "ix_events_masters"} <= indexes
+    assert {"turn_id", "reminders", "end_timezone"} <= columns
+    assert {"ix_events_span", "ix_events_cal_start", "ix_events_masters", "ix_events_cal_series",
+            "ix_events_window_texts"} <= indexes
 
 
 def test_an_old_state_file_made_by_create_all_is_adopted_and_keeps_its_lessons(
@@ -121,12 +123,68 @@ def test_a_postgresql_store_reaches_the_same_schema_as_an_upgraded_sqlite_one(
         Journal(pg_store, LocalBackend(pg_store, PERSON_TZ))
         sqlite, pg = sqlite_store.engine, pg_store.engine
         assert _columns(pg) == _columns(sqlite)
-        assert _versions(pg) == _versions(sqlite) == {"c0001", "s0001"}
+        assert _versions(pg) == _versions(sqlite) == {"c0003", "s0001"}
         with pg.connect() as conn:
             kinds: dict[str, str] = dict(conn.exec_driver_sql(
                 "SELECT column_name, data_type FROM information_schema.columns "
                 "WHERE table_schema = current_schema() AND table_name = 'journal_turns'").all())
     assert kinds["started_at"] == "timestamp with time zone"
+
+
+def _store_at_c0001_with_an_event(store: Store) -> None:
+    """`store` as the version before reminders left it: the calendar tables at c0001 (by
+    alembic itself, on the frozen c0001 tables) holding one event."""
+    from alembic import command
+    from alembic.config import Config
+
+    from tools.store.database import MIGRATIONS
+
+    with store.engine.begin() as conn:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        config.attributes["connection"] = conn
+        command.upgrade(config, "c0001")
+        conn.exec_driver_sql(
+            "INSERT INTO calendars (id, name, timezone, is_primary) VALUES "
+            "('primary', 'Family', 'America/Los_Angeles', true)")
+        conn.exec_driver_sql(
+            'INSERT INTO events (calendar_id, id, title, start, "end", all_day, timezone, '
+            "location, description, attendees, recurrence, recurring_event_id, original_start, "
+            "status, version, turn_id, start_utc, end_utc) VALUES ('primary', 'evold', 'Dentist', "
+            "'2025-03-04T09:00:00-08:00', '2025-03-04T10:00:00-08:00', false, "
+            "'America/Los_Angeles', 'Main St', NULL, '[]', NULL, NULL, NULL, 'confirmed', 3, NULL, "
+            "1741107600, 1741111200)")
+
+
+def _upgrades_to_reminders(store: Store) -> None:
+    _store_at_c0001_with_an_event(store)
+    assert _versions(store.engine) == {"c0001"}
+    backend = LocalBackend(store, PERSON_TZ, close_store=False)
+    assert _versions(store.engine) == {"c0003"}
+    old = backend.get_event("primary", "evold")
+    assert old is not None and (old.title, old.version) == ("Dentist", "3")
+    assert (old.reminders, old.end_timezone) == (None, None)
+    from tools.backends.base import EventPatch
+
+    changed = backend.patch_event("primary", "evold", EventPatch({
+        "reminders": [1440], "end_timezone": "America/New_York"}))
+    again = backend.get_event("primary", "evold")
+    assert again == changed and again.reminders == (1440,)
+    assert again.to_contract()["end"] == "2025-03-04T13:00:00-05:00"  # the same instant, in New York
+
+
+def test_a_sqlite_calendar_at_the_first_revision_upgrades_to_reminders_and_keeps_its_events(
+        tmp_path: Path) -> None:
+    with Store.sqlite(tmp_path / "calendar.db") as store:
+        _upgrades_to_reminders(store)
+
+
+@pytest.mark.slow  # a real PostgreSQL server
+def test_a_postgresql_calendar_at_the_first_revision_upgrades_to_reminders_and_keeps_its_events() -> None:
+    from pg_support import fresh_store
+
+    with fresh_store() as store:
+        _upgrades_to_reminders(store)
 
 
 def test_the_heads_read_without_alembic_are_alembics_own() -> None:

@@ -161,10 +161,21 @@ class Event:
     recurring_event_id: str | None = None
     original_start: date | datetime | None = None
     status: EventStatus = "confirmed"
+    reminders: tuple[int, ...] | None = None
+    """Minutes before the start at which the person is reminded, ascending; () for none; None
+    for the calendar's default (or, read from a server, reminders that cannot be said so)."""
+    end_timezone: str | None = None
+    """The zone `end` is in when it differs from `timezone` (a flight that lands elsewhere);
+    None when the event ends in its own zone. `end` then carries that zone's offset."""
 
     @property
     def zone(self) -> ZoneInfo:
         return zone(self.timezone)
+
+    @property
+    def end_zone(self) -> ZoneInfo:
+        """The zone the end is shown in: `end_timezone` when the event has one."""
+        return zone(self.end_timezone or self.timezone)
 
     @property
     def start_instant(self) -> datetime:
@@ -196,12 +207,57 @@ class Event:
             "attendees": list(self.attendees),
             "recurrence": list(self.recurrence) if self.recurrence else None,
         }
+        if self.reminders is not None:
+            data["reminders"] = list(self.reminders)
+        if self.end_timezone:
+            data["end_timezone"] = self.end_timezone
         if self.recurring_event_id:
             data["recurring_event_id"] = self.recurring_event_id
         return data
 
     def with_changes(self, **changes: Any) -> Event:
         return replace(self, **changes)
+
+
+MAX_REMINDERS = 5
+"""Google keeps at most five reminders on an event; every backend holds the same limit, so an
+event reads the same wherever it is written."""
+MAX_REMINDER_MINUTES = 40320
+"""Four weeks: the longest reminder Google takes."""
+
+
+def normalize_reminders(value: Any) -> tuple[int, ...] | None:
+    """Reminders as the event model keeps them: minutes before the start, ascending, each once;
+    `[]` is "no reminder" and None the calendar's default. Anything else names the field."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise EventFieldError("reminders", "expected a list of minutes before the start, "
+                              f"e.g. [30] or [1440]; got {value!r}")
+    minutes: set[int] = set()
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise EventFieldError("reminders", f"each reminder is a whole number of minutes, got {item!r}")
+        if not 0 <= item <= MAX_REMINDER_MINUTES:
+            raise EventFieldError("reminders", f"{item} minutes: a reminder is 0 to "
+                                  f"{MAX_REMINDER_MINUTES} minutes (four weeks) before the start")
+        minutes.add(item)
+    if len(minutes) > MAX_REMINDERS:
+        raise EventFieldError("reminders", f"at most {MAX_REMINDERS} reminders per event")
+    return tuple(sorted(minutes))
+
+
+def normalize_end_timezone(value: Any, tz_name: str, all_day: bool) -> str | None:
+    """The end's own zone, or None when it is the event's zone (or the event is all day, whose
+    dates have no zone): one spelling of "ends where it starts", so comparisons hold."""
+    if value in (None, "") or all_day:
+        return None
+    try:
+        zone(value)  # an unknown zone is an error, never silently the start's
+    except EventFieldError as exc:
+        raise EventFieldError("end_timezone", exc.message) from None
+    name = str(value)
+    return None if name == tz_name else name
 
 
 def default_end(start: date | datetime, all_day: bool) -> date | datetime:
@@ -218,13 +274,16 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
         raise EventFieldError("start", "missing")
     start = parse_when(data["start"], tz, "start")
     all_day = bool(data.get("all_day")) or (isinstance(start, date) and not isinstance(start, datetime))
+    end_tz_name = normalize_end_timezone(data.get("end_timezone"), tz_name, all_day)
     end_raw = data.get("end")
     if end_raw is None:
         end = default_end(start, all_day)
     else:
-        end = parse_when(end_raw, tz, "end")
+        end = parse_when(end_raw, zone(end_tz_name or tz_name), "end")
     if all_day:
         start, end = as_date(start), as_date(end)
+    elif end_tz_name and isinstance(end, datetime):
+        end = end.astimezone(zone(end_tz_name))
     attendees = data.get("attendees") or []
     return Event(
         id=str(data.get("id") or ""),
@@ -239,6 +298,8 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
         recurrence=tuple(normalize_recurrence(data.get("recurrence")) or ()) or None,
         calendar_id=str(data.get("calendar_id") or calendar_id),
         recurring_event_id=data.get("recurring_event_id"),
+        reminders=normalize_reminders(data.get("reminders")),
+        end_timezone=end_tz_name,
     )
 
 

@@ -255,6 +255,7 @@ def virtual_instance(master: Event, original: date | datetime) -> Event:
 def virtual_instances(master: Event, originals: Iterable[date | datetime]) -> list[Event]:
     """The occurrences of `master` starting at `originals` (zone and length worked out once)."""
     tz = master.zone
+    end_tz = master.end_zone if master.end_timezone else tz  # a flight lands in its own zone
     duration = master.duration
     days = timedelta(days=duration.days or 1)
     made = []
@@ -266,11 +267,12 @@ def virtual_instances(master: Event, originals: Iterable[date | datetime]) -> li
             end = start + days
         else:
             start = local_start_of(original, tz).astimezone(tz)
-            end = (start + duration).astimezone(tz)
+            end = (start + duration).astimezone(end_tz)
         made.append(Event(  # built directly: dataclasses.replace costs more in a listing
             id=instance_id(master.id, original), title=master.title, start=start,
             end=end, all_day=master.all_day, timezone=master.timezone, location=master.location,
             description=master.description, attendees=master.attendees, recurrence=None,
             calendar_id=master.calendar_id, version="0", recurring_event_id=master.id,
-            original_start=original, status=master.status))
+            original_start=original, status=master.status, reminders=master.reminders,
+            end_timezone=master.end_timezone))
     return made

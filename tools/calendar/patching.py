@@ -16,13 +16,15 @@ from tools.calendar.events import (
     as_date,
     format_when,
     local_start_of,
+    normalize_end_timezone,
     normalize_recurrence,
+    normalize_reminders,
     parse_when,
     zone,
 )
 
 PATCHABLE = ("title", "start", "end", "all_day", "timezone", "location", "description",
-             "attendees", "recurrence")
+             "attendees", "recurrence", "reminders", "end_timezone")
 """The event fields an update may name."""
 
 
@@ -38,7 +40,8 @@ class EventPatch:
 
 def _new_end(current: Event, start: date | datetime, all_day: bool,
              tz_name: str) -> date | datetime:
-    """The end when only the start (or all_day) changes: the event keeps its length."""
+    """The end when only the start (or all_day) changes: the event keeps its length (in the
+    start's zone; `apply_patch` then shows it in the end's own zone)."""
     if all_day:
         days = max(1, (as_date(current.end) - as_date(current.start)).days) if current.all_day else 1
         return as_date(start) + timedelta(days=days)
@@ -55,9 +58,16 @@ def apply_patch(current: Event, patch: EventPatch) -> Event:
     tz_name = fields.get("timezone") or current.timezone
     tz = zone(tz_name)
     all_day = bool(fields.get("all_day", current.all_day))
+    # the end's zone: the one named, else the event's own end zone (kept when only the start's
+    # zone changes, so a flight still lands in London time); an event that ends in its own zone
+    # goes on doing so in its new one
+    end_tz_name = normalize_end_timezone(
+        fields["end_timezone"] if "end_timezone" in fields else current.end_timezone,
+        tz_name, all_day)
+    end_tz = zone(end_tz_name or tz_name)
     start = parse_when(fields["start"], tz, "start") if "start" in fields else current.start
     if "end" in fields:
-        end = parse_when(fields["end"], tz, "end")
+        end = parse_when(fields["end"], end_tz, "end")
     elif "start" in fields or "all_day" in fields:
         end = _new_end(current, start, all_day, tz_name)
     else:
@@ -67,7 +77,7 @@ def apply_patch(current: Event, patch: EventPatch) -> Event:
     elif not isinstance(start, datetime) or not isinstance(end, datetime):
         raise EventFieldError("start", "a timed event needs a date and a time (set all_day for a date)")
     else:
-        start, end = start.astimezone(tz), end.astimezone(tz)
+        start, end = start.astimezone(tz), end.astimezone(end_tz)
     changed = current.with_changes(
         title=str(fields.get("title", current.title)),
         start=start, end=end, all_day=all_day, timezone=tz_name,
@@ -76,6 +86,9 @@ def apply_patch(current: Event, patch: EventPatch) -> Event:
         attendees=tuple(fields["attendees"]) if "attendees" in fields else current.attendees,
         recurrence=(tuple(normalize_recurrence(fields["recurrence"]) or ()) or None)
         if "recurrence" in fields else current.recurrence,
+        reminders=normalize_reminders(fields["reminders"]) if "reminders" in fields
+        else current.reminders,
+        end_timezone=end_tz_name,
     )
     check_times(changed)
     return changed
@@ -95,11 +108,12 @@ def check_times(event: Event) -> None:
 def same_outcome(wanted: Event, got: Event, fields: set[str]) -> bool:
     """Whether `got` already shows the changes `wanted` names (used after a lost response)."""
     for name in fields:
-        if name in ("start", "end", "all_day", "timezone"):
+        if name in ("start", "end", "all_day", "timezone", "end_timezone"):
             if (wanted.start_instant, wanted.end_instant, wanted.all_day) != (
                     got.start_instant, got.end_instant, got.all_day):
                 return False
-            if not wanted.all_day and wanted.timezone != got.timezone:
+            if not wanted.all_day and (wanted.timezone, wanted.end_timezone) != (
+                    got.timezone, got.end_timezone):
                 return False
         elif getattr(wanted, name) != getattr(got, name):
             return False

@@ -175,3 +175,52 @@ def event_repeats(event: Event) -> str | None:
         return None
     start = event.start_instant.astimezone(event.zone) if not event.all_day else as_date(event.start)
     return repeat_words(event.recurrence, start) or "repeats (a rule I cannot put in words)"
+
+
+def amount_words(minutes: int) -> str:
+    """A length of time as people say it: `30 minutes`, `1 hour`, `1 day and 1 hour`, `2 weeks`."""
+    if minutes and minutes % 10080 == 0:
+        return _counted(minutes // 10080, "week")
+    days, rest = divmod(minutes, 1440)
+    hours, mins = divmod(rest, 60)
+    parts = [_counted(n, unit) for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute")) if n]
+    return _joined(parts) if parts else "0 minutes"
+
+
+def _counted(count: int, unit: str) -> str:
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def reminder_words(reminders: Iterable[int] | None) -> str | None:
+    """An event's reminders in words: `reminder 1 day and 1 hour before`, `reminders 30 minutes
+    before and 1 day before`, `reminder at the start`, `no reminder`; None for the calendar's
+    default (nothing of the event's own to say). Each reminder keeps its own `before`, so two of
+    them never read as one amount."""
+    if reminders is None:
+        return None
+    minutes = sorted(set(reminders))
+    if not minutes:
+        return "no reminder"
+    said = [f"{amount_words(m)} before" if m else "at the start" for m in minutes]
+    return ("reminder " if len(said) == 1 else "reminders ") + _joined(said)
+
+
+def zone_place(tz_name: str) -> str:
+    """The place a zone is named after, as people say it: `Chicago` for America/Chicago,
+    `Buenos Aires` for America/Argentina/Buenos_Aires, `UTC` as itself."""
+    if tz_name in ("UTC", "Etc/UTC", "Etc/Universal", "Etc/Zulu"):
+        return "UTC"
+    return tz_name.rsplit("/", 1)[-1].replace("_", " ")
+
+
+def two_zone_span(event: Event) -> str | None:
+    """The span of an event that ends in another zone, each end in its own zone's time:
+    `Chicago 9:00 AM → London 10:40 PM` (`→ Friday, October 24, London 2:40 AM` when it lands
+    on another day there); None for an event that ends in its own zone."""
+    if event.all_day or not event.end_timezone:
+        return None
+    start = event.start_instant.astimezone(event.zone)
+    end = event.end_instant.astimezone(event.end_zone)
+    lands = f"{day_label(end.date())}, " if end.date() != start.date() else ""
+    return (f"{zone_place(event.timezone)} {clock_label(start)} → "
+            f"{lands}{zone_place(event.end_timezone)} {clock_label(end)}")

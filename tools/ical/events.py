@@ -7,6 +7,13 @@ TIMEZONE`, since a DATE has none. Writing an event into an existing component ch
 fields the Event has and keeps everything else (alarms, attendees' PARTSTAT, X- properties), so a
 read-modify-write never loses what another client put there.
 
+Reminders are VALARMs (`reminders_of`, `set_reminders`): a reminder N minutes before the start
+is `ACTION:DISPLAY` with `TRIGGER:-PT{N}M`; "no reminder" (`[]`) is RFC 9074's `ACTION:NONE`
+alarm, which tells clients not to add their default ones; no VALARM at all is the calendar's
+default (None). Alarms are rewritten only when the reminders change, so other clients' alarms
+(email, sound, snooze state) stay as they were otherwise. A timed event that ends in another zone
+(a flight) has a DTEND with its own TZID.
+
 EXDATEs are not part of `Event.recurrence`: on CalDAV a deleted occurrence is an EXDATE, the way a
 cancelled occurrence is a row of its own on the local backend, so the series reads the same on
 every backend after an occurrence is removed.
@@ -84,6 +91,7 @@ def event_of(component: icalendar.Event, calendar_id: str, version: str,
     start, start_zone = _when(prop_value(component, "DTSTART"), default_tz)
     all_day = not isinstance(start, datetime)
     uid = str(component.get("UID", ""))
+    end_tz_name: str | None = None
     if all_day:
         tz_name = str(component.get(ZONE_PROP) or default_tz)
         end: date | datetime
@@ -101,11 +109,13 @@ def event_of(component: icalendar.Event, calendar_id: str, version: str,
         start = start.astimezone(tz)
         timed_end: datetime = start
         if "DTEND" in component:
-            read = _when(prop_value(component, "DTEND"), default_tz)[0]
+            read, end_zone = _when(prop_value(component, "DTEND"), default_tz)
             timed_end = read if isinstance(read, datetime) else datetime.combine(read, start.timetz())
+            if end_zone and end_zone != tz_name:
+                end_tz_name = end_zone
         elif "DURATION" in component:
             timed_end = start + prop_value(component, "DURATION")
-        end = timed_end.astimezone(tz)
+        end = timed_end.astimezone(zone(end_tz_name) if end_tz_name else tz)
     original = original_of(component, default_tz)
     recurrence = None if original is not None else tuple(rule_lines(component)) or None
     return Event(
@@ -117,7 +127,77 @@ def event_of(component: icalendar.Event, calendar_id: str, version: str,
         calendar_id=calendar_id, version=version,
         recurring_event_id=uid if original is not None else None, original_start=original,
         status="cancelled" if str(component.get("STATUS", "")).upper() == "CANCELLED"
-        else "confirmed")
+        else "confirmed", reminders=reminders_of(component), end_timezone=end_tz_name)
+
+
+def end_zone_name(component: icalendar.Component) -> str | None:
+    """The IANA zone of a VEVENT's DTEND, when it has one of its own (None otherwise)."""
+    prop: Any = component.get("DTEND")
+    value = getattr(prop, "dt", None)
+    return zone_name(value.tzinfo) if isinstance(value, datetime) else None
+
+
+NO_ALARM_TRIGGER = datetime(1976, 4, 1, 0, 55, 45, tzinfo=UTC)
+"""The TRIGGER RFC 9074 gives an `ACTION:NONE` alarm (a moment long past, so nothing fires)."""
+
+
+def _alarms(component: icalendar.Component) -> list[icalendar.Component]:
+    return [c for c in component.subcomponents if c.name == "VALARM"]
+
+
+def _alarm_minutes(alarm: icalendar.Component) -> int | None:
+    """Minutes before the start of an alarm with a trigger relative to the start, at or before
+    it; None for one these words cannot say (after the start, relative to the end, at a set
+    moment)."""
+    trigger: Any = alarm.get("TRIGGER")
+    if trigger is None or not isinstance(trigger.dt, timedelta):
+        return None
+    if str(trigger.params.get("RELATED", "START")).upper() != "START" or trigger.dt > timedelta(0):
+        return None
+    return int(-trigger.dt.total_seconds()) // 60
+
+
+def reminders_of(component: icalendar.Component) -> tuple[int, ...] | None:
+    """The reminders a VEVENT's alarms say, in minutes before the start: None with no VALARM
+    (the calendar's default) or only alarms that cannot be said in minutes before; () with only
+    `ACTION:NONE` alarms (RFC 9074: no reminder)."""
+    alarms = _alarms(component)
+    if not alarms:
+        return None
+    minutes: set[int] = set()
+    unsaid = False
+    for alarm in alarms:
+        if str(alarm.get("ACTION", "")).upper() == "NONE":
+            continue
+        said = _alarm_minutes(alarm)
+        if said is None:
+            unsaid = True
+        else:
+            minutes.add(said)
+    if unsaid and not minutes:
+        return None
+    return tuple(sorted(minutes))
+
+
+def set_reminders(component: icalendar.Component, reminders: tuple[int, ...] | None,
+                  title: str) -> None:
+    """Replace the VEVENT's alarms with `reminders`: a DISPLAY alarm per reminder (RFC 5545 wants
+    a DESCRIPTION on it: the title), RFC 9074's `ACTION:NONE` alarm for (), none for None."""
+    component.subcomponents = [c for c in component.subcomponents if c.name != "VALARM"]
+    if reminders is None:
+        return
+    if not reminders:
+        alarm = icalendar.Alarm()
+        alarm.add("ACTION", "NONE")
+        alarm.add("TRIGGER", NO_ALARM_TRIGGER, parameters={"VALUE": "DATE-TIME"})
+        component.add_component(alarm)
+        return
+    for minutes in sorted(set(reminders)):
+        alarm = icalendar.Alarm()
+        alarm.add("ACTION", "DISPLAY")
+        alarm.add("DESCRIPTION", title or "Reminder")
+        alarm.add("TRIGGER", timedelta(minutes=-minutes))
+        component.add_component(alarm)
 
 
 def _text(component: icalendar.Event, name: str) -> str | None:
@@ -214,7 +294,8 @@ def write_event(component: icalendar.Event, event: Event, *, override: bool = Fa
     _put(component, "SUMMARY", event.title)
     _put(component, "DTSTART", _stored_time(event.start, event.timezone, event.all_day))
     component.pop("DURATION", None)
-    _put(component, "DTEND", _stored_time(event.end, event.timezone, event.all_day))
+    _put(component, "DTEND", _stored_time(event.end, event.end_timezone or event.timezone,
+                                          event.all_day))
     _put(component, ZONE_PROP, event.timezone if event.all_day else None)
     _put(component, "LOCATION", event.location)
     _put(component, "DESCRIPTION", event.description)
@@ -222,6 +303,9 @@ def write_event(component: icalendar.Event, event: Event, *, override: bool = Fa
     component.pop("ATTENDEE", None)
     for email in event.attendees:
         component.add("ATTENDEE", kept.get(email.casefold()) or vCalAddress(f"mailto:{email}"))
+    wanted = tuple(sorted(set(event.reminders))) if event.reminders is not None else None
+    if reminders_of(component) != wanted:  # untouched otherwise: others' alarms stay as they are
+        set_reminders(component, wanted, event.title)
     for name in RULE_PROPS:
         component.pop(name, None)
     if not override:

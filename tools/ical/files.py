@@ -472,8 +472,9 @@ def _existing_exdates(component: icalendar.Event) -> list[date | datetime]:
 
 
 def _differs(a: Event, b: Event) -> bool:
-    keys = ("title", "start", "end", "all_day", "location", "description", "attendees")
-    return any(a.to_contract()[k] != b.to_contract()[k] for k in keys)
+    keys = ("title", "start", "end", "all_day", "location", "description", "attendees",
+            "reminders", "end_timezone")
+    return any(a.to_contract().get(k) != b.to_contract().get(k) for k in keys)
 
 
 def export_calendar(groups: Iterable[list[icalendar.Event]]) -> bytes:

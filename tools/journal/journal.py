@@ -360,6 +360,56 @@ class _BulkRecord:
         self.pending = []
 
 
+class _CreateRecord:
+    """The journal entries of a chunk of creates (`CalendarBackend.create_events_recorded`):
+    an import's events, each entry's pre-image "did not exist" and its intent the event as it
+    should read, all inserted by one statement; post-images completed by one statement.
+
+    Offered the write's own transaction on the journal's store, it joins it (entries inserted
+    complete, committing with the rows or not at all). Otherwise the entries are committed
+    pending before the write, and the ones `after` is given (all, or the prefix a backend
+    without transactions wrote before a failure) are completed; the rest stay in `pending`,
+    for the caller to abandon."""
+
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str,
+                 calendar_id: str, events: list[Event]) -> None:
+        self.journal = journal
+        self.turn_id, self.attempt, self.tool, self.calendar_id = turn_id, attempt, tool, calendar_id
+        self.events = events
+        self.rows: list[dict[str, object]] = []
+        self.ids: list[int] = []
+        self.pending: list[int] = []
+
+    def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
+        self.rows = [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
+                               pre.event_id, pre, None, Intent.create(event), None)
+                     for pre, event in zip(pres, self.events, strict=True)]
+        if within is not None and within.store is self.journal.store:
+            return True
+        if self.rows:
+            with self.journal.engine.begin() as conn:
+                self.journal.open_turn(self.turn_id, conn)
+                self.pending = list(conn.execute(_INSERT_ENTRIES, self.rows).scalars())
+            self.ids += self.pending
+        return False
+
+    def after(self, posts: list[Snapshot], written: list[Event],
+              within: Transaction | None) -> None:
+        done = [completed_entry(post, event) for post, event in zip(posts, written, strict=True)]
+        if within is not None:
+            self.journal.open_turn(self.turn_id, within.conn)
+            self.ids += within.conn.execute(
+                _INSERT_ENTRIES, [{**row, **end} for row, end in zip(self.rows, done, strict=True)]
+            ).scalars()
+            return
+        finished, self.pending = self.pending[:len(done)], self.pending[len(done):]
+        if finished:
+            with self.journal.engine.begin() as conn:
+                conn.execute(_COMPLETE_ENTRY, [
+                    {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
+                    for entry, end in zip(finished, done, strict=True)])
+
+
 class Journal:
     """Durable pre/post images of guarded writes, and their exact undo."""
 
@@ -540,6 +590,29 @@ class Journal:
         try:
             return (backend or self.backend).patch_events_recorded(calendar_id, items, record,
                                                                    send_updates=send_updates)
+        except Exception as exc:
+            for entry in record.pending:
+                self.abandon(entry, exc)
+            raise
+        finally:
+            if started is not None:
+                started += record.ids
+
+    def create_events(self, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                      events: list[Event], *, started: list[int] | None = None) -> list[Event]:
+        """Creates journaled in bulk (an import's chunk): the backend's
+        `create_events_recorded` with this journal's entries around it (`_CreateRecord`).
+
+        A create's pre-image is "did not exist" without a read: the create is refused when its
+        id is taken, so one that lands proves it. That saves the read per event a create's
+        `begin` makes, which on CalDAV is a UID search of the whole collection for an id another
+        client chose. A failure abandons the entries of the events not written (refused, or
+        left for the rollback to judge by their intent, as `abandon` says). `started` collects
+        the ids of the entries committed, even when the write fails."""
+        record = _CreateRecord(self, turn_id, attempt, tool, calendar_id, events)
+        try:
+            return self.backend.create_events_recorded(calendar_id, events, record,
+                                                       turn_id=turn_id)
         except Exception as exc:
             for entry in record.pending:
                 self.abandon(entry, exc)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 import icalendar
 from caldav import DAVClient
@@ -36,6 +36,7 @@ from tools.backends.base import (
     RestoreItem,
     Snapshot,
     VersionConflict,
+    WriteRecord,
     strip_volatile,
 )
 from tools.backends.caldav.series import Series
@@ -48,6 +49,17 @@ DEFAULT_CALENDAR_NAME = "Family"
 OWN_ID_BYTES = 8
 OWN_ID_RE = re.compile(rf"^ev[0-9a-f]{{{OWN_ID_BYTES * 2}}}$")
 """The UIDs `new_event_id` makes: stored as `<uid>.ics`, so a missing one needs no UID search."""
+LISTING_FROM = 2
+"""Ids of unknown place from which `get_events` lists the collection's UIDs once rather than
+reading them one by one: each would cost a UID search, which the server answers by reading the
+whole collection, as the listing does."""
+_EVERY_EVENT = (
+    '<?xml version="1.0" encoding="utf-8"?>'
+    '<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+    "<D:prop><D:getetag/><C:calendar-data/></D:prop>"
+    '<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"/></C:comp-filter>'
+    "</C:filter></C:calendar-query>")
+_UNFOLD = re.compile(r"\r?\n[ \t]")
 
 
 @dataclass
@@ -84,6 +96,9 @@ class CalDAVBackend(CalendarBackend):
         self._primary: str | None = None
         self._calendars: dict[str, Any] = {}
         self._hrefs: dict[tuple[str, str], str] = {}
+        self._named: set[tuple[str, str]] = set()
+        """UIDs seen stored under their own name (`<uid>.ics`: created here, or read there): a
+        404 there means gone, with no UID search of the collection (see `_load`)."""
         self._listing = threading.local()
 
     # ------------------------------------------------------------------ HTTP
@@ -190,11 +205,15 @@ class CalDAVBackend(CalendarBackend):
         if response.status == 200:
             for series in Series.parse(response.raw, self.default_timezone):
                 if series.uid == uid:
+                    if (calendar_id, uid) not in self._hrefs:
+                        self._named.add((calendar_id, uid))
                     return _Resource(href, self._etag(response), series)
         elif response.status not in (404, 410):
             raise _refused(response, "read the event")
-        if OWN_ID_RE.match(uid):
-            return None  # an id this backend made is always stored under its own name
+        if OWN_ID_RE.match(uid) or (calendar_id, uid) in self._named:
+            # an id this backend made, or one seen under its own name: stored there and nowhere
+            # else (a server keeps one resource per UID), so missing there is gone
+            return None
         return self._find_by_uid(calendar_id, uid)
 
     def _find_by_uid(self, calendar_id: str, uid: str) -> _Resource | None:
@@ -311,12 +330,88 @@ class CalDAVBackend(CalendarBackend):
             return resource.series.event(calendar_id, etag)
         return resource.series.occurrence(target.stamp, calendar_id, etag)
 
+    def get_events(self, calendar_id: str, event_ids: Sequence[str]) -> list[Event | None]:
+        """Several events. When `LISTING_FROM` or more of them are ids another client named,
+        not yet located (an import's UIDs), one listing of where every UID of the calendar is
+        stored (`_where`) replaces a UID search for each, which the server answers by reading
+        the whole collection: an import's plan then costs one listing and a GET per event
+        already there, not a search per event (quadratic). Otherwise one by one."""
+        unknown = {uid for uid in (self._base_uid(e) for e in event_ids)
+                   if not OWN_ID_RE.match(uid) and (calendar_id, uid) not in self._hrefs
+                   and (calendar_id, uid) not in self._named}
+        if len(unknown) < LISTING_FROM:
+            return [self.get_event(calendar_id, event_id) for event_id in event_ids]
+        stored = self._where(calendar_id)
+        loaded: dict[str, _Resource | None] = {}
+        found: list[Event | None] = []
+        for event_id in event_ids:
+            parts = instance_parts(event_id)
+            event: Event | None = None
+            for uid, stamp in ((parts[0], parts[1]), (event_id, None)) if parts else \
+                    ((event_id, None),):
+                if uid not in stored:
+                    continue  # not in the calendar: nothing to read
+                if uid not in loaded:
+                    loaded[uid] = self._load(calendar_id, uid)
+                resource = loaded[uid]
+                if resource is None:
+                    continue
+                etag = resource.etag or ""
+                event = resource.series.event(calendar_id, etag) if stamp is None else \
+                    resource.series.occurrence(stamp, calendar_id, etag)
+                if event is not None:
+                    break
+            found.append(event)
+        return found
+
+    @staticmethod
+    def _base_uid(event_id: str) -> str:
+        parts = instance_parts(event_id)
+        return parts[0] if parts is not None else event_id
+
+    def _where(self, calendar_id: str) -> set[str]:
+        """Every UID of the calendar, from one calendar-query REPORT; where each is stored is
+        remembered (`_hrefs`, `_named`), so reading or writing it later goes straight there.
+        The UIDs are read from the text (a line scan), not by parsing every resource."""
+        url = str(self._calendar(calendar_id).url)
+        response = self._request(url, "REPORT", _EVERY_EVENT,
+                                 {"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+        if response.status not in (200, 207):
+            raise _refused(response, "list the events")
+        try:
+            results = response.parse_calendar_query()
+        except Exception as exc:
+            raise service_error("caldav", exc, "list the events") from exc
+        uids: set[str] = set()
+        for result in results:
+            if result.status != 200 or not result.calendar_data:
+                continue
+            uid = _uid_in(str(result.calendar_data))
+            if uid is None:
+                uid = next((series.uid for series in Series.parse(
+                    str(result.calendar_data), self.default_timezone)), None)
+            if uid is None:
+                continue
+            href = urljoin(url, str(result.href))
+            if href == self._href(calendar_id, uid):
+                self._named.add((calendar_id, uid))
+            else:
+                self._hrefs[(calendar_id, uid)] = href
+            uids.add(uid)
+        return uids
+
     # ------------------------------------------------------------------ writing
     def new_event_id(self) -> str:
         return "ev" + secrets.token_hex(OWN_ID_BYTES)
 
     def create_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None,
                      send_updates: bool = False) -> Event:
+        return self._create(calendar_id, event, turn_id)[0]
+
+    def _create(self, calendar_id: str, event: Event,
+                turn_id: str | None) -> tuple[Event, Snapshot]:
+        """One PUT with `If-None-Match: *` at the UID's own name: the event as written and its
+        record (the resource this PUT stored, under the ETag the server answered)."""
         uid = event.id or self.new_event_id()
         made = event.with_changes(id=uid, status="confirmed", calendar_id=calendar_id)
         resource = _Resource(self._href(calendar_id, uid), None,
@@ -327,11 +422,34 @@ class CalDAVBackend(CalendarBackend):
             existing = self._load(calendar_id, uid)
             if existing is not None and turn_id and existing.series.turn_id == turn_id:
                 again = existing.series.event(calendar_id, existing.etag or "")
-                if again is not None:
-                    return again  # our own create, retried: not a duplicate
+                if again is not None:  # our own create, retried: not a duplicate
+                    return again, Snapshot(calendar_id, uid, existing.series.record(),
+                                           existing.etag)
             raise CalendarError(f"an event with id {uid!r} already exists") from None
+        if (calendar_id, uid) not in self._hrefs:
+            self._named.add((calendar_id, uid))
         written = resource.series.event(calendar_id, etag)
         assert written is not None
+        return written, Snapshot(calendar_id, uid, resource.series.record(), etag)
+
+    def create_events_recorded(self, calendar_id: str, events: Sequence[Event],
+                               record: WriteRecord, *, turn_id: str | None = None) -> list[Event]:
+        """One PUT per event and nothing else: the pre-images are "did not exist" (each PUT is
+        refused when its UID is taken), the post-images the resources just stored under the
+        ETags the server answered, so an import of n events costs n requests, not n PUTs plus
+        the reads and UID searches of `snapshot`. When a PUT fails, the record gets the events
+        stored before it, and the failure is raised."""
+        record.before([Snapshot(calendar_id, event.id, None, None) for event in events], None)
+        written: list[Event] = []
+        posts: list[Snapshot] = []
+        try:
+            for event in events:
+                made, post = self._create(calendar_id, event, turn_id)
+                written.append(made)
+                posts.append(post)
+        finally:
+            if written:
+                record.after(posts, written, None)
         return written
 
     def upsert_event(self, calendar_id: str, event: Event, *, turn_id: str | None = None) -> Event:
@@ -466,6 +584,20 @@ def _refused(response: Any, doing: str) -> ServiceFailure:
     sentence = describe("caldav", failure, doing)
     LOG.error("%s (the CalDAV server answered %s: %s)", sentence, response.status, _body(response))
     return ServiceFailure(sentence, "caldav", failure)
+
+
+def _uid_in(text: str) -> str | None:
+    """The UID of a resource's first VEVENT, by a line scan (None when it cannot be read that
+    way: escaped, or missing; the caller parses the resource then)."""
+    in_event = False
+    for line in _UNFOLD.sub("", text).splitlines():
+        head = line[:13].upper()
+        if head.startswith("BEGIN:"):
+            in_event = head.startswith("BEGIN:VEVENT")
+        elif in_event and (head.startswith("UID:") or head.startswith("UID;")):
+            value = line.split(":", 1)[1]
+            return None if "\\" in value or '"' in line.split(":", 1)[0] or not value else value
+    return None
 
 
 def backend_from_settings(url: str | None, username: str | None, password: str | None,

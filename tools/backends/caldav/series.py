@@ -32,6 +32,7 @@ from tools.ical.events import (
     calendar_of,
     canonical,
     component_from,
+    end_zone_name,
     event_of,
     exdates,
     new_component,
@@ -111,7 +112,7 @@ class Series:
             if not isinstance(original, datetime) else original + timedelta(seconds=1)
         for occ in recurring_ical_events.of(calendar_of([copy.deepcopy(master)])).between(
                 original, probe_end):
-            made = event_of(occ, calendar_id, version, self.default_tz)
+            made = self._end_in_its_zone(event_of(occ, calendar_id, version, self.default_tz))
             if made.original_start is not None and instance_stamp(made.original_start) == stamp:
                 return made.with_changes(id=f"{self.uid}_{stamp}")
         return None
@@ -129,8 +130,20 @@ class Series:
         for occ in found:
             made = event_of(occ, calendar_id, version, self.default_tz)
             if made.status == "confirmed" and _overlaps(made, start, end):
-                events.append(made)
+                events.append(self._end_in_its_zone(made))
         return events
+
+    def _end_in_its_zone(self, made: Event) -> Event:
+        """An expanded occurrence with its end in the zone its component's DTEND names: the
+        expansion writes every occurrence's end in the start's zone, so a weekly flight would
+        otherwise lose where it lands."""
+        if made.all_day or made.original_start is None:
+            return made
+        source = self.overrides.get(instance_stamp(made.original_start)) or self.master
+        name = end_zone_name(source) if source is not None else None
+        if not name or name in (made.timezone, made.end_timezone) or not isinstance(made.end, datetime):
+            return made
+        return made.with_changes(end=made.end.astimezone(zone(name)), end_timezone=name)
 
     # ------------------------------------------------------------------ writing
     def patch(self, stamp: str | None, patch: EventPatch, calendar_id: str) -> Event:

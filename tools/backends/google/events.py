@@ -97,9 +97,10 @@ def event_from_google(resource: dict[str, Any], calendar_id: str, default_tz: st
     start_f = resource.get("start") or {}
     end_f = resource.get("end") or {}
     tz_name = start_f.get("timeZone") or end_f.get("timeZone") or default_tz
-    start = parse_time_field(start_f, tz_name, "start")
-    end = parse_time_field(end_f, tz_name, "end")
     all_day = bool(start_f.get("date"))
+    end_tz_name = end_f.get("timeZone") if not all_day and end_f.get("timeZone") != tz_name else None
+    start = parse_time_field(start_f, tz_name, "start")
+    end = parse_time_field(end_f, end_tz_name or tz_name, "end")
     if start is None:  # a cancelled occurrence may come without times
         start = datetime.fromtimestamp(0, UTC)
     if end is None:
@@ -122,7 +123,31 @@ def event_from_google(resource: dict[str, Any], calendar_id: str, default_tz: st
         recurring_event_id=resource.get("recurringEventId"),
         original_start=original,
         status=as_status(resource.get("status")),
+        reminders=reminders_from_google(resource.get("reminders")),
+        end_timezone=end_tz_name or None,
     )
+
+
+def reminders_from_google(value: Any) -> tuple[int, ...] | None:
+    """`reminders` as minutes: the overrides' (any method: a reminder is a reminder), () when the
+    calendar's defaults are off and none is set, None for the calendar's defaults (or no field)."""
+    if not isinstance(value, dict) or value.get("useDefault", True):
+        return None
+    return tuple(sorted({int(o["minutes"]) for o in value.get("overrides") or []
+                         if isinstance(o, dict) and isinstance(o.get("minutes"), int)}))
+
+
+def reminders_body(reminders: tuple[int, ...] | None,
+                   existing: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Google's `reminders` for `reminders`: the calendar's defaults for None, else popups (a
+    reminder already there keeps its method, so an email one stays an email). `overrides` is
+    null with the defaults, which a patch reads as "remove them"."""
+    if reminders is None:
+        return {"useDefault": True, "overrides": None}
+    methods = {o.get("minutes"): o.get("method") for o in (existing or {}).get("overrides") or []
+               if isinstance(o, dict)}
+    return {"useDefault": False,
+            "overrides": [{"method": methods.get(m) or "popup", "minutes": m} for m in sorted(set(reminders))]}
 
 
 def attendee_list(emails: tuple[str, ...], existing: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -137,8 +162,13 @@ def event_body(event: Event, *, existing: dict[str, Any] | None = None,
     body: dict[str, Any] = {
         "summary": event.title,
         "start": time_field(event.start if not event.all_day else as_date(event.start), event.timezone),
-        "end": time_field(event.end if not event.all_day else as_date(event.end), event.timezone),
+        "end": time_field(event.end if not event.all_day else as_date(event.end),
+                          event.end_timezone or event.timezone),
     }
+    if event.reminders is not None:
+        body["reminders"] = reminders_body(event.reminders, (existing or {}).get("reminders"))
+    else:
+        body["reminders"] = {"useDefault": True}
     if event.location:
         body["location"] = event.location
     if event.description:
@@ -169,10 +199,14 @@ def patch_body(current: dict[str, Any], before: Event, after: Event) -> dict[str
         body["attendees"] = attendee_list(after.attendees, current.get("attendees"))
     if after.recurrence != before.recurrence:
         body["recurrence"] = list(after.recurrence) if after.recurrence else None
+    if after.reminders != before.reminders:
+        body["reminders"] = reminders_body(after.reminders, current.get("reminders"))
     if (after.all_day != before.all_day or after.timezone != before.timezone
+            or after.end_timezone != before.end_timezone
             or after.start_instant != before.start_instant or after.end_instant != before.end_instant):
-        for key, value in (("start", after.start), ("end", after.end)):
-            field = time_field(as_date(value) if after.all_day else value, after.timezone)
+        for key, value, tz_name in (("start", after.start, after.timezone),
+                                    ("end", after.end, after.end_timezone or after.timezone)):
+            field = time_field(as_date(value) if after.all_day else value, tz_name)
             if after.all_day:
                 field.update({"dateTime": None, "timeZone": None})
             else:

@@ -1,0 +1,203 @@
+"""The guard's window read in part (issue 25): `BoundedWindow` lists only the events the message
+can mean, and every answer it gives for the rest (texts, events near a span, the whole) is the
+whole window's, so the guard's verdict is the one the whole window gives.
+
+Real parts: a local calendar in a temporary SQLite file, the corpus cases of
+fixtures/corpus/guard_cases.jsonl, the symbolic guard. No timing is asserted."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import delete
+
+from assistant.guard_case import BoundedWindow, calendar_around, named_event_ids
+from reflection.case import GuardCase, case_from_json
+from reflection.guard import Guard
+from tools.backends.local import LocalBackend, events_table
+from tools.calendar.events import Event
+
+TZ_NAME = "America/Los_Angeles"
+TZ = ZoneInfo(TZ_NAME)
+NOW = datetime(2025, 10, 20, 8, tzinfo=TZ)
+TITLES = ("Soccer practice", "Dentist - Leo", "Piano lesson", "Book club", "Vet - Biscuit",
+          "Swim meet", "Grandma's birthday dinner", "Math tutoring", "Family dinner", "Yoga")
+PLACES = (None, None, "Riverside Park Field 3", "Library", "Smile Dental, 200 Oak Ave")
+PEOPLE = ("sam@example.com", "leo.park@example.org", "grandma.jo@example.net")
+
+
+def _event(event_id: str, title: str, start: datetime, **extra: Any) -> Event:
+    return Event(id=event_id, title=title, start=start, end=start + timedelta(hours=1),
+                 timezone=TZ_NAME, **extra)
+
+
+def _background(backend: LocalBackend, count: int, seed: int = 7) -> None:
+    """`count` events from a month before NOW to three months after, a few of them series."""
+    rng = random.Random(seed)
+    for n in range(count):
+        start = NOW + timedelta(days=rng.randrange(-30, 90), hours=rng.randrange(-6, 12),
+                                minutes=rng.choice((0, 30)))
+        rule = ("RRULE:FREQ=WEEKLY;COUNT=6",) if n % 40 == 0 else None
+        backend.upsert_event("primary", _event(
+            f"bg{n:04d}", rng.choice(TITLES), start, location=rng.choice(PLACES),
+            attendees=tuple(rng.sample(PEOPLE, rng.randrange(3))),
+            description="Maya - bring the forms" if rng.random() < 0.1 else None, recurrence=rule))
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> LocalBackend:
+    made = LocalBackend(tmp_path / "calendar.db", TZ_NAME)
+    _background(made, 300)
+    return made
+
+
+def _bounded(backend: LocalBackend, message: str, named: set[str] | None = None,
+             before: dict[str, Event | None] | None = None) -> BoundedWindow:
+    return BoundedWindow(backend, "primary", NOW, named or set(), message, before)
+
+
+def _verdict(guard: Guard, case: GuardCase) -> str:
+    run = guard.judge(case, replayed=case.llm_reflection) if case.has_llm_reflection else guard.judge(case)
+    return json.dumps(run.verdict.to_json(case.id))
+
+
+def _judged_alike(backend: LocalBackend) -> None:
+    """Each case's events written among 300 others sharing its titles, places and people: the
+    verdict on the window read in part is byte for byte the verdict on the whole window."""
+    text = resources.files("fixtures").joinpath("corpus/guard_cases.jsonl").read_text(encoding="utf-8")
+    cases = [json.loads(line) for line in text.splitlines() if line.strip()][::3]
+    guard = Guard(mode="symbolic")
+    read_fewer = 0
+    for data in cases:
+        case = case_from_json(data)
+        for event in case.calendar:
+            backend.upsert_event("primary", event)
+        named = named_event_ids(case.tool_calls, case.catalog)
+        whole = list(calendar_around(backend, "primary", case.now, named).values())
+        window = BoundedWindow(backend, "primary", case.now, named, case.user_message)
+        bounded = dataclasses.replace(case, calendar=list(window.calendar.values()), around=window)
+        assert _verdict(guard, bounded) == _verdict(guard, dataclasses.replace(case, calendar=whole)), \
+            data["id"]
+        read_fewer += len(window.calendar) < len(whole)
+        with backend.engine.begin() as conn:
+            conn.execute(delete(events_table).where(events_table.c.id.in_([e.id for e in case.calendar])))
+    assert read_fewer > len(cases) // 2  # and it does read less
+
+
+def test_the_bounded_window_judges_every_corpus_case_as_the_whole_window(backend: LocalBackend) -> None:
+    _judged_alike(backend)
+
+
+@pytest.mark.slow  # a real PostgreSQL server (skipped without one)
+def test_on_postgresql_too(tmp_path: Path) -> None:
+    """The same on a PostgreSQL store, which has the series index but not SQLite's covering
+    ones: the same statements, read through its own plans."""
+    from conftest import make_backend
+
+    backend = make_backend("local-pg", tmp_path)
+    assert isinstance(backend, LocalBackend)
+    _background(backend, 300)
+    _judged_alike(backend)
+
+
+def test_every_event_a_misspelt_name_could_mean_is_read(backend: LocalBackend) -> None:
+    """"the dentsit": every dentist of the window (the typo reaches 'dentist') and no other single
+    event; "Leo's appointment": every event Leo is invited to, through his name."""
+    window = _bounded(backend, "move the dentsit to friday")
+    whole = list(calendar_around(backend, "primary", NOW, set()).values())
+    dentists = {e.id for e in whole if e.title == "Dentist - Leo"}
+    assert dentists and dentists <= set(window.calendar)
+    singles = [e for e in window.calendar.values() if not e.recurring_event_id and not e.recurrence]
+    assert {e.title for e in singles} == {"Dentist - Leo"}  # series are all read, as before
+    # the same message by a person: Leo's events through his name
+    by_name = _bounded(backend, "Leo's appointment")
+    assert {e.id for e in whole if "leo.park@example.org" in e.attendees} <= set(by_name.calendar)
+
+
+def test_an_event_renamed_after_a_check_is_found_by_its_new_title(backend: LocalBackend) -> None:
+    """Nothing is kept from one check to the next: the texts are read again, so the renamed
+    event is read by its new title and no longer by its old one."""
+    backend.upsert_event("primary", _event("evx", "Orthodontist", NOW + timedelta(days=3)))
+    assert "evx" in _bounded(backend, "cancel the orthodontist").calendar
+    event = backend.get_event("primary", "evx")
+    assert event is not None
+    backend.upsert_event("primary", event.with_changes(title="Trombone lesson"))
+    assert "evx" in _bounded(backend, "cancel the trombone lesson").calendar
+    assert "evx" not in _bounded(backend, "cancel the orthodontist").calendar
+    assert "Orthodontist" not in _bounded(backend, "hello").texts().titles
+
+
+def test_texts_near_and_whole_are_the_whole_windows(backend: LocalBackend) -> None:
+    """With the attempt's pre-images in place (a renamed event put back, a created one taken
+    out): the texts and ids are those of the whole window; the events near a span are, in the
+    whole window's order, every event of it overlapping the span."""
+    backend.upsert_event("primary", _event("evr", "Renamed by the attempt", NOW + timedelta(days=2)))
+    backend.upsert_event("primary", _event("evc", "Created by the attempt", NOW + timedelta(days=4)))
+    before = {"evr": _event("evr", "Haircut - Sam", NOW + timedelta(days=2)), "evc": None}
+    window = _bounded(backend, "rename the haircut", named={"evr"}, before=before)
+    whole = calendar_around(backend, "primary", NOW, {"evr"})
+    whole["evr"] = before["evr"]
+    del whole["evc"]
+    events = list(whole.values())
+    assert window.events() == events
+    texts = window.texts()
+    assert texts.titled == {(e.title, e.description) for e in events}
+    assert texts.guests == {e.attendees for e in events}
+    assert "Created by the attempt" not in texts.titles and "Haircut - Sam" in texts.titles
+    assert list(window.calendar) == [e.id for e in events if e.id in window.calendar]  # its order
+    backend.upsert_event("primary", _event("evfar", "Dentist - Leo", NOW + timedelta(days=200)))
+    assert all(window.has(e.id) for e in events)  # asked one by one, not read whole
+    assert not any(window.has(i) for i in ("evc", "evfar", "nothing"))
+    for day in range(-8, 70, 3):
+        start = NOW + timedelta(days=day, hours=1)
+        end = start + timedelta(hours=5)
+        near = window.near(start, end)
+        overlapping = [e for e in near if e.start_instant < end and start < e.end_instant]
+        expected = [e for e in events if isinstance(e.start, datetime) and not e.recurrence
+                    and e.start_instant < end and start < e.end_instant]
+        assert [e.id for e in overlapping if not e.recurrence] == [e.id for e in expected], day
+        assert [e.id for e in near] == [e.id for e in events if e.id in {n.id for n in near}]
+
+
+def test_a_series_exceptions_are_found_through_the_calendar_and_series_index(tmp_path: Path) -> None:
+    """The listing's read of the listed series' exceptions seeks (calendar, series) instead of
+    walking every row of the calendar (what SQLite did through the primary key's prefix)."""
+    backend = LocalBackend(tmp_path / "calendar.db", TZ_NAME)
+    _background(backend, 80)
+    captured: list[tuple[str, Any]] = []
+
+    from sqlalchemy import event as sa_event
+
+    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        captured.append((statement, parameters))
+
+    sa_event.listen(backend.engine, "before_cursor_execute", capture)
+    backend.list_events("primary", NOW, NOW + timedelta(days=60))
+    sa_event.remove(backend.engine, "before_cursor_execute", capture)
+    exceptions = [(s, p) for s, p in captured if "recurring_event_id IN" in s]
+    assert exceptions
+    with sqlite3.connect(tmp_path / "calendar.db") as conn:
+        for statement, parameters in exceptions:
+            plan = " ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + statement, parameters))
+            assert "ix_events_cal_series" in plan, plan
+
+
+def test_a_small_window_is_read_whole_and_a_large_one_in_part(backend: LocalBackend,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading in part pays a few statements more than reading whole: below `SMALL_WINDOW` single
+    events the window is read whole (no `around`); above it, in part."""
+    import assistant.guard_case as guard_case
+
+    events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", {})
+    assert around is not None and len(events) < len(calendar_around(backend, "primary", NOW, set()))
+    monkeypatch.setattr(guard_case, "SMALL_WINDOW", 10_000)
+    events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", {})
+    assert around is None and list(events) == list(calendar_around(backend, "primary", NOW, set()))

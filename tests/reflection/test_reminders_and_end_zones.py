@@ -1,0 +1,138 @@
+"""Two readings the guard must get whole before it may prove anything (the first law): every
+reminder a message asks for ("the day before and an hour before"), and an end that is in its
+own zone (a flight that lands in London is judged on London's clock)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reflection.case import case_from_json
+from reflection.guard import Guard
+from reflection.reading.reminders import asked_minutes
+
+CHICAGO = "America/Chicago"
+NOW = "2026-11-30T10:00:00"
+
+
+def judge(message: str, *calls: dict[str, Any], calendar: list[dict[str, Any]] | None = None) -> Any:
+    case = {"id": "t", "user_message": message, "now": NOW, "timezone": CHICAGO, "home_address": "1 Elm St",
+            "calendar": calendar or [], "tool_calls": list(calls)}
+    return Guard(mode="symbolic").judge(case_from_json(case)).verdict
+
+
+def create(**fields: Any) -> dict[str, Any]:
+    return {"name": "create_calendar_event", "input": fields}
+
+
+@pytest.mark.parametrize("message, minutes", [
+    ("remind me the day before and an hour before", [60, 1440]),
+    ("two reminders, a day and an hour before", [60, 1440]),
+    ("remind me a day and an hour before", [60, 1440]),
+    ("reminders: 1 day before, 2 hours before", [120, 1440]),
+    ("alert 15 mins ahead", [15]),
+    ("remind me half an hour before", [30]),
+])
+def test_every_reminder_in_a_list_is_read(message: str, minutes: list[int]) -> None:
+    assert asked_minutes(message) == minutes
+
+
+def test_an_amount_before_outside_the_reminder_request_leaves_the_reading_open() -> None:
+    """'the day before' here is where the event goes, not a second reminder: which is which is
+    not certain, so no reminder may be proven wrong from the words."""
+    assert asked_minutes("remind me an hour before. move it to the day before") is None
+
+
+def test_two_reminders_asked_and_written_are_right_not_a_missing_one() -> None:
+    verdict = judge("book the vet thursday 10am and remind me the day before and an hour before",
+                    create(title="Vet", start="2026-12-03T10:00:00", end="2026-12-03T11:00:00",
+                           reminders=[60, 1440]))
+    assert not [f for f in verdict.findings if f.severity == "error"], verdict.findings
+
+
+def test_one_of_two_reminders_left_out_is_still_proven() -> None:
+    verdict = judge("book the vet thursday 10am and remind me the day before and an hour before",
+                    create(title="Vet", start="2026-12-03T10:00:00", end="2026-12-03T11:00:00",
+                           reminders=[1440]))
+    assert [f.type for f in verdict.findings if f.severity == "error"] == ["reminder"]
+
+
+def test_a_reminder_amount_is_not_read_as_a_shift_of_the_event() -> None:
+    dentist = {"id": "ev_d", "title": "Dentist", "start": "2026-12-01T10:00:00-06:00",
+               "end": "2026-12-01T11:00:00-06:00", "timezone": CHICAGO}
+    verdict = judge("push the dentist back 30 min, and remind me the day before and an hour before",
+                    {"name": "update_calendar_event", "input": {
+                        "event_id": "ev_d", "start": "2026-12-01T10:30:00", "end": "2026-12-01T11:30:00",
+                        "reminders": [60, 1440]}}, calendar=[dentist])
+    assert not [f for f in verdict.findings if f.severity == "error"], verdict.findings
+
+
+def test_a_flight_that_lands_in_london_ends_on_londons_clock() -> None:
+    """22:40 in London is 16:40 in Chicago: the flight does not overlap a 6 PM dinner there."""
+    dinner = {"id": "ev_din", "title": "Dinner with Sam", "start": "2026-12-03T18:00:00-06:00",
+              "end": "2026-12-03T19:00:00-06:00", "timezone": CHICAGO}
+    verdict = judge("add my flight on december 3, leaves chicago at 9am and lands in london at "
+                    "10:40pm london time",
+                    create(title="Flight to London", start="2026-12-03T09:00:00", end="2026-12-03T22:40:00",
+                           timezone=CHICAGO, end_timezone="Europe/London"), calendar=[dinner])
+    assert not [f for f in verdict.findings if f.type == "conflict"], verdict.findings
+
+
+def _verdict(message: str, tz: str, calls: list[dict[str, Any]], calendar: list[dict[str, Any]],
+             now: str = NOW) -> Any:
+    case = {"id": "t", "user_message": message, "now": now, "timezone": tz, "home_address": "1 Elm St",
+            "calendar": calendar, "tool_calls": calls}
+    return Guard(mode="symbolic").judge(case_from_json(case))
+
+
+def test_an_occurrence_id_with_scope_series_is_the_whole_series() -> None:
+    bins = {"id": "ev_bins", "title": "Recycling out", "start": "2026-09-04", "end": "2026-09-05",
+            "all_day": True, "timezone": "Europe/London", "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=FR"]}
+    call = {"name": "delete_calendar_event", "input": {"event_id": "ev_bins_20261225", "scope": "series"}}
+    verdict = _verdict("skip recycling this week, no collection on christmas day", "Europe/London",
+                       [call], [bins], now="2026-12-21T09:00:00").verdict
+    assert [f.type for f in verdict.findings if f.severity == "error"] == ["event_id"]
+
+
+def test_no_reminder_with_the_calendar_default_left_is_unsure_not_verified() -> None:
+    judged = _verdict("put haircut on 12/10 at 10am, no reminder thx", CHICAGO,
+                      [create(title="Haircut", start="2026-12-10T10:00:00", timezone=CHICAGO)], [])
+    assert judged.verdict.valid and judged.verdict.llm_needed
+    assert not [f for f in judged.verdict.findings if f.severity == "error"]
+
+
+@pytest.mark.parametrize("zone, wrong", [("America/Los_Angeles", True), ("Europe/London", False)])
+def test_a_series_on_another_places_clock_is_judged_on_every_occurrence(zone: str, wrong: bool) -> None:
+    """10 AM in Los Angeles is 6 PM in London in December, 5 PM on the March Sundays between the
+    two countries' clock changes."""
+    start = "2026-12-06T10:00:00-08:00" if zone != "Europe/London" else "2026-12-06T18:00:00+00:00"
+    judged = _verdict("every sunday from dec 6 put in a call with grandma, 6pm london time",
+                      "America/Los_Angeles",
+                      [create(title="Call with Grandma", start=start, timezone=zone,
+                              recurrence=["RRULE:FREQ=WEEKLY;BYDAY=SU"])], [], now="2026-12-01T12:00:00")
+    errors = [f for f in judged.verdict.findings if f.severity == "error"]
+    assert [f.type for f in errors] == (["timezone"] if wrong else [])
+    if wrong:
+        assert errors[0].proof["drifts_on"] == "2027-03-14"
+
+
+def test_a_time_said_of_a_place_may_be_on_the_events_own_clock() -> None:
+    """A person in Los Angeles: 'leaves heathrow 11:20am' written 11:20 on London's clock (the
+    event's zone) is a reading the words allow; it is left for judgement, never proven wrong."""
+    judged = _verdict("flight home: leaves heathrow 11:20am on oct 29, gets into LAX 2:35pm same day",
+                      "America/Los_Angeles",
+                      [create(title="Flight home", start="2026-10-29T11:20:00+00:00",
+                              end="2026-10-29T14:35:00-07:00", timezone="Europe/London",
+                              end_timezone="America/Los_Angeles")], [], now="2026-10-20T09:00:00")
+    assert not [f for f in judged.verdict.findings if f.severity == "error"], judged.verdict.findings
+    assert judged.verdict.llm_needed
+
+
+def test_a_time_on_no_ones_clock_is_still_proven_wrong() -> None:
+    """The same flight written at 4:20 AM London time matches neither clock."""
+    judged = _verdict("flight home: leaves heathrow 11:20am on oct 29, gets into LAX 2:35pm same day",
+                      "America/Los_Angeles",
+                      [create(title="Flight home", start="2026-10-29T04:20:00+00:00",
+                              end="2026-10-29T14:35:00-07:00", timezone="Europe/London",
+                              end_timezone="America/Los_Angeles")], [], now="2026-10-20T09:00:00")
+    assert [f.type for f in judged.verdict.findings if f.severity == "error"] in (["date"], ["time"])
