@@ -116,9 +116,8 @@ def all_specs() -> SpecRegistry:
     return SpecRegistry((
         ToolSpec(
             name="list_calendars",
-            description="The calendars you may use: calendar_id, name, owner, account, writable, "
-            "primary (where new events go). Use it to find the calendar_id when the person names "
-            "a calendar ('Leo's calendar').",
+            description="The calendars: calendar_id, name, owner, account, writable, primary "
+            "(new events go there). For a calendar the person names ('Leo's').",
             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
             status="reading the calendars…", topic="list"),
         ToolSpec(
@@ -134,7 +133,7 @@ def all_specs() -> SpecRegistry:
                 "end": {"type": "string", "description": "Range end, exclusive (date or datetime)."},
                 "query": {"type": "string", "description": "Optional words that must appear in the "
                           "title, place, description or attendees."},
-                "calendar_id": {"type": "string", "description": "Absent: every calendar read."},
+                "calendar_id": {"type": "string"},
                 "page": {"type": "integer", "minimum": 1, "description": "Page of a long listing."},
             }, "required": ["start", "end"], "additionalProperties": False},
             status="reading the calendar…", topic="list"),

@@ -9,11 +9,14 @@ import importlib.util
 from pathlib import Path
 
 import conftest
+import pytest
 from conftest import PERSON_TZ
 
 from tools.backends.accounts import Account, AccountsBackend
 from tools.backends.base import CalendarBackend
 from tools.backends.local import LocalBackend
+
+pytestmark = pytest.mark.slow  # property tests, on every backend and store (as the module run)
 
 _PROPERTIES = Path(__file__).parents[1] / "journal" / "test_journal_properties.py"
 _spec = importlib.util.spec_from_file_location("journal_properties_on_accounts", _PROPERTIES)
