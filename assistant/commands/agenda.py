@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.services import build_services
 
     start = datetime.combine(first, time(0), tzinfo=now.tzinfo)
-    with build_services(settings) as services:
+    with build_services(settings, one_shot=True) as services:
         events = services.agenda(start, days)
         unreadable = services.backend.skipped_series()
     for skipped in unreadable:
