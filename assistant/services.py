@@ -151,10 +151,12 @@ class Services:
         self.close()
 
 
-def build_backend(settings: Settings, stores: Stores, **options: Any) -> CalendarBackend:
+def build_backend(settings: Settings, stores: Stores, *, memory_map: bool = True,
+                  **options: Any) -> CalendarBackend:
     """The configured backend (a local one on `stores.calendar`, which stays the stores' to
-    close); `options` tune the Google client (retries, timeouts). With `[[accounts]]`, one
-    backend over all of them (`assistant.accounts`)."""
+    close, its file memory-mapped unless `memory_map` is false: `LocalBackend`); `options` tune
+    the Google client (retries, timeouts). With `[[accounts]]`, one backend over all of them
+    (`assistant.accounts`)."""
     if settings.accounts:
         from assistant.accounts import build_accounts
 
@@ -174,7 +176,7 @@ def build_backend(settings: Settings, stores: Stores, **options: Any) -> Calenda
         return CalDAVBackend(settings.caldav_url or "", settings.caldav_username,
                              settings.caldav_password, calendar=settings.calendar_id,
                              default_timezone=settings.timezone)
-    return LocalBackend(stores.calendar, settings.timezone)
+    return LocalBackend(stores.calendar, settings.timezone, memory_map=memory_map)
 
 
 def primary_calendar(settings: Settings, backend: CalendarBackend) -> tuple[str, list[str]]:
@@ -245,14 +247,15 @@ def uses_google(settings: Settings) -> bool:
 
 
 def build_services(settings: Settings, backend: CalendarBackend | None = None,
-                   recover: bool = True) -> Services:
+                   recover: bool = True, one_shot: bool = False) -> Services:
     """The app's running parts on freshly opened stores (`Services.close` closes them, and the
-    backend unless it was handed in)."""
+    backend unless it was handed in). `one_shot`: a command that reads the calendar once and
+    exits (`agenda`, `export`), which does without the local file's memory map."""
     open_log(settings.home)  # what fails below is told in words; its details go to the file
     stores = Stores(settings)
     own_backend = backend is None
     try:
-        backend = backend or build_backend(settings, stores)
+        backend = backend or build_backend(settings, stores, memory_map=not one_shot)
         settings.home.mkdir(parents=True, exist_ok=True)
         journal = Journal(stores.state, backend)
         calendars = CalendarChoice()

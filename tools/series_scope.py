@@ -62,7 +62,7 @@ HORIZON = timedelta(days=731)
 """How far past the split an unending series is searched for occurrences changed on their own:
 two years (a change further out stays with the old series, where no occurrence shows it)."""
 
-_CONTENT = ("title", "location", "description", "attendees")
+_CONTENT = ("title", "location", "description", "attendees", "reminders")
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,9 @@ def _carried(ctx: ToolContext, calendar_id: str, master: Event, original: date |
         made = virtual_instance(master, own)
         fields: dict[str, Any] = {k: getattr(event, k) for k in _CONTENT
                                   if getattr(event, k) != getattr(made, k)}
-        if "attendees" in fields:
-            fields["attendees"] = list(fields["attendees"])
+        for listed in ("attendees", "reminders"):
+            if fields.get(listed) is not None:
+                fields[listed] = list(fields[listed])
         if (event.start_instant, event.end_instant) != (made.start_instant, made.end_instant):
             lands = virtual_instance(new, to)
             fields["start"] = format_when(_plus(lands.start, event.start, made.start, event))

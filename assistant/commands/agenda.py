@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.services import build_services
 
     start = datetime.combine(first, time(0), tzinfo=now.tzinfo)
-    with build_services(settings) as services:
+    with build_services(settings, one_shot=True) as services:
         listing = services.agenda_listing(start, days)
         several = len(services.calendars.ids) > 1
         names = dict(services.calendars.names) if several else None

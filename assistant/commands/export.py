@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if last < first:
         fail(f"--to {last} is before --from {first}")
     start, end = day_span(first, last, tz)
-    with build_services(settings) as services:
+    with build_services(settings, one_shot=True) as services:
         backend, cal = services.backend, services.calendar_id
         events = backend.list_events(cal, start, end)
         masters: dict[str, Event] = {}

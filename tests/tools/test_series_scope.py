@@ -167,3 +167,16 @@ def test_an_all_day_series_split_ends_on_a_date_and_both_parts_are_listed(
     days = sorted(as_date(e.start) for e in backend.list_events(cal, begin, begin + timedelta(days=60)))
     assert days == [date(2026, 9, 7), date(2026, 9, 14), date(2026, 9, 23), date(2026, 9, 30),
                     date(2026, 10, 7), date(2026, 10, 14)]
+
+
+def test_an_occurrence_with_a_reminder_of_its_own_keeps_it_after_the_split(
+        backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend)
+    cal = backend.primary_calendar_id()
+    backend.patch_event(cal, _occ(piano, date(2027, 1, 19)), EventPatch({"reminders": [1440]}))
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": _occ(piano, date(2027, 1, 5)), "start": "2027-01-07T16:00:00", "scope": "following"})
+    begin = datetime(2027, 1, 20, tzinfo=LA)
+    [carried] = backend.list_events(cal, begin, begin + timedelta(days=2))
+    assert carried.start_instant.astimezone(LA).strftime("%a %H:%M") == "Thu 16:00"
+    assert carried.reminders == (1440,)

@@ -591,8 +591,12 @@ class Journal:
             return (backend or self.backend).patch_events_recorded(calendar_id, items, record,
                                                                    send_updates=send_updates)
         except Exception as exc:
-            for entry in record.pending:
-                self.abandon(entry, exc)
+            # A refusal proves only that its own item was not written: a backend without
+            # transactions (Google, CalDAV) wrote the items before it, which must stay ours to
+            # undo (untouched ones are found so by `abandon` and marked as such).
+            refused = getattr(exc, "event_id", None) if isinstance(exc, REFUSALS) else None
+            for entry, item in zip(record.pending, items, strict=False):
+                self.abandon(entry, exc if refused is not None and item.event_id == refused else None)
             raise
         finally:
             if started is not None:

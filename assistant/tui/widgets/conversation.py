@@ -35,9 +35,16 @@ class Conversation(VerticalScroll):
     def __init__(self, welcome: Text, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.welcome = welcome
+        self._reply: Widget | None = None
+        """The last reply while it may still outgrow the window (`show_reply`)."""
 
     def compose(self) -> ComposeResult:
         yield NoticeMessage(self.welcome, classes="welcome")
+
+    def on_mount(self) -> None:
+        # a reply's text is laid out after the turn ends, a refresh or more later on a busy
+        # machine: each growth of the transcript looks again at where the last reply starts
+        self.watch(self, "virtual_size", self._grown, init=False)
 
     def show_past(self, history: list[tuple[str, str]]) -> None:
         """The resumed conversation, dimmed as past (replies are Markdown, as they were shown)."""
@@ -68,6 +75,7 @@ class Conversation(VerticalScroll):
     def add_request(self, message: str, tz_name: str, *, animate: bool) -> TurnView:
         """The person's message and the view its turn fills in as it runs."""
         view = TurnView(message, tz_name, animate=animate, classes="turn")
+        self._reply = None
         self.mount(UserMessage(message, classes="user"))
         self.mount(view)
         self.follow()
@@ -80,18 +88,32 @@ class Conversation(VerticalScroll):
     def show_reply(self, view: Widget) -> None:
         """After a turn: a reply taller than the window is shown from its first line, the rest a
         scroll below (at 80x24 following the end showed only the end of a long answer, its
-        start cut off above); a reply that fits is followed to the end as before."""
+        start cut off above); a reply that fits is followed to the end as before. Its height is
+        known only once it is laid out, which may be after the next refresh: until it proves
+        taller than the window, it is followed, and looked at again as the transcript grows."""
+        self._reply = view
         self.app.call_after_refresh(self._show_reply, view)
 
+    def _grown(self) -> None:
+        if self._reply is not None:
+            self.app.call_after_refresh(self._show_reply, self._reply)
+
     def _show_reply(self, view: Widget) -> None:
+        if view is not self._reply:
+            return  # a newer message took over (or the person moved on)
         if view.outer_size.height <= self.scrollable_content_region.height:
             self.follow()
             return
+        self._reply = None  # placed: the person's own scrolling is left alone from here
         self.anchor(False)  # stay at the reply's start; the next message follows the end again
         self.scroll_to_widget(view, top=True, animate=False, immediate=True)
+        # and again after a `follow` still waiting for its refresh, which would scroll to the end
+        self.app.call_after_refresh(self.scroll_to_widget, view, top=True, animate=False,
+                                    immediate=True)
 
     def restart(self) -> None:
         """A new conversation: only the welcome again."""
+        self._reply = None
         self.remove_children()
         self.mount(NoticeMessage(self.welcome, classes="welcome"))
 
