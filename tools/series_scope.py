@@ -43,7 +43,14 @@ from tools.calendar.occurrences import (
 )
 from tools.calendar.patching import apply_patch, check_times
 from tools.calendar.recurrence import check_recurrence
-from tools.calendar.series_split import before_split, following_rule, kept_rule, moved_rule, wall_shift
+from tools.calendar.series_split import (
+    before_split,
+    following_rule,
+    kept_rule,
+    moved_rule,
+    until_as,
+    wall_shift,
+)
 from tools.calendar.wording import day_label
 from tools.context import ToolContext, ToolResult
 from tools.handlers import (
@@ -313,7 +320,8 @@ def prepare_following(ctx: ToolContext, args: dict[str, Any],
     moved = apply_patch(occurrence.with_changes(recurrence=master.recurrence), patch)
     shift = wall_shift(occurrence.start, moved.start, occurrence, moved)
     rule = tuple(normalize_recurrence(patch.fields["recurrence"]) or ()) \
-        if "recurrence" in patch.fields else following_rule(master, original, shift)
+        if "recurrence" in patch.fields else until_as(following_rule(master, original, shift),
+                                                      moved.all_day, moved.zone)
     if not rule:
         raise EventFieldError("recurrence", "a change from one occurrence on keeps repeating; "
                               "to make it a single event, change that occurrence alone")

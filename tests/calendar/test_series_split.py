@@ -52,3 +52,16 @@ def test_every_weekday_the_rule_names_moves_with_the_start() -> None:
 def test_a_day_that_cannot_follow_the_start_is_refused(rule: str) -> None:
     with pytest.raises(EventFieldError):
         moved_rule((rule,), date(2026, 9, 1), date(2026, 9, 3))
+
+
+def test_the_until_takes_the_form_of_the_new_series_start() -> None:
+    """A timed series turned all-day from one occurrence on ends on a date; an all-day one turned
+    timed ends at the end of its last day, in UTC (RFC 5545 pairs UNTIL with DTSTART's type)."""
+    from tools.calendar.series_split import until_as
+
+    assert until_as(("RRULE:FREQ=WEEKLY;UNTIL=20270602T045959Z",), True, LA) == \
+        ("RRULE:FREQ=WEEKLY;UNTIL=20270601",)  # 9:59 PM on June 1 in Los Angeles
+    assert until_as(("RRULE:FREQ=WEEKLY;UNTIL=20270601",), False, LA) == \
+        ("RRULE:FREQ=WEEKLY;UNTIL=20270602T065959Z",)
+    assert until_as(("RRULE:FREQ=WEEKLY;COUNT=3", "EXDATE:20270105"), True, LA) == \
+        ("RRULE:FREQ=WEEKLY;COUNT=3", "EXDATE:20270105")

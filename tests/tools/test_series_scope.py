@@ -180,3 +180,15 @@ def test_an_occurrence_with_a_reminder_of_its_own_keeps_it_after_the_split(
     [carried] = backend.list_events(cal, begin, begin + timedelta(days=2))
     assert carried.start_instant.astimezone(LA).strftime("%a %H:%M") == "Thu 16:00"
     assert carried.reminders == (1440,)
+
+
+def test_a_timed_series_made_all_day_from_one_occurrence_on_is_written_and_listed(
+        backend: CalendarBackend, journal: Journal) -> None:
+    piano = _piano(backend, "RRULE:FREQ=WEEKLY;UNTIL=20270302T020000Z")  # 6 PM March 1: last Feb 23
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": _occ(piano, date(2027, 1, 5)), "all_day": True, "start": "2027-01-05",
+          "scope": "following"})
+    cal = backend.primary_calendar_id()
+    begin = datetime(2027, 2, 20, tzinfo=LA)
+    days = sorted(as_date(e.start) for e in backend.list_events(cal, begin, begin + timedelta(days=14)))
+    assert days == [date(2027, 2, 23)]  # the same last day, now all day

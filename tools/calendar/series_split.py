@@ -15,6 +15,7 @@ follow unambiguously ("the second Tuesday", a day of the month) is refused.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from tools.calendar.events import UTC, Event, EventFieldError, as_date, local_start_of
 from tools.calendar.occurrences import occurrences
@@ -124,6 +125,32 @@ def _moved_rule(lines: tuple[str, ...], shift: timedelta, days: timedelta,
             out.append((key, value))
         out_lines.append(_line(head, out))
     return tuple(out_lines)
+
+
+def until_as(lines: tuple[str, ...], all_day: bool, tz: ZoneInfo) -> tuple[str, ...]:
+    """The rule with its UNTIL in the form RFC 5545 pairs with the series' start: a date beside
+    an all-day start, a UTC time beside a timed one (a split that turns a timed series into an
+    all-day one, or back, would otherwise write a rule servers refuse). A time becomes its day
+    in the series' zone; a day becomes the end of that day there."""
+    out: list[str] = []
+    for line in lines:
+        if not _is_rule(line):
+            out.append(line)
+            continue
+        head, pairs = _parts(line)
+        fixed: list[tuple[str, str]] = []
+        for key, value in pairs:
+            if key == "UNTIL" and all_day and "T" in value:
+                moment = datetime.strptime(value.rstrip("Zz"), "%Y%m%dT%H%M%S")
+                if value.upper().endswith("Z"):
+                    moment = moment.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None)
+                value = moment.strftime("%Y%m%d")
+            elif key == "UNTIL" and not all_day and "T" not in value:
+                last = datetime.strptime(value, "%Y%m%d").replace(hour=23, minute=59, second=59, tzinfo=tz)
+                value = last.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+            fixed.append((key, value))
+        out.append(_line(head, fixed))
+    return tuple(out)
 
 
 def follow_weekday(byday: str, moved_days: int) -> str:
