@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -23,7 +23,7 @@ from tools import calendars_tool, handlers, series_scope
 from tools import confirmations as confirm
 from tools.backends.base import CalendarError
 from tools.backends.errors import is_database_failure, service_error
-from tools.calendar.events import EventFieldError
+from tools.calendar.events import EventCard, EventFieldError
 from tools.context import Confirmation, ToolCall, ToolContext, ToolResult
 from tools.free_time_tool import find_free_time
 from tools.locations import GeocoderError
@@ -283,6 +283,7 @@ class ToolRegistry:
             behaviour.check(self.ctx, call.input)
             refused = None if pre_granted else self._refusal(call, behaviour)
             call.result = refused if refused is not None else behaviour.handler(self.ctx, call.input)
+            call.result.cards = self._named(call.result.cards)
         except EventFieldError as exc:
             call.result = ToolResult.error(f"{exc.field}: {exc.message}; nothing was written")
         except (CalendarError, GeocoderError) as exc:
@@ -300,6 +301,14 @@ class ToolRegistry:
         finally:
             self.ctx.call_memo.clear()
         return call.result
+
+    def _named(self, cards: list[EventCard]) -> list[EventCard]:
+        """Each card with its calendar's short name when the person reads several calendars
+        (several accounts: "Leo", "Family (mom)"), so a change says whose event it is."""
+        choice = self.ctx.calendars
+        if not choice.ids or len(choice.ids) < 2:
+            return cards
+        return [replace(card, calendar=choice.name(card.event.calendar_id)) for card in cards]
 
     def _unexpected(self, call: ToolCall, mark: int, problem: str) -> ToolResult:
         """A handler failed in a way it did not foresee: undo whatever this call wrote (its own

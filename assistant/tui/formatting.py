@@ -7,6 +7,7 @@ findings panel and the snapshot tests all print the same sentences.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -125,8 +126,19 @@ def card_text(card: EventCard, tz_name: str) -> CardText:
     repeats = event_repeats(event)
     if repeats:
         lines.append("repeats: " + repeats)
+    if card.calendar:  # several calendars: whose event it is
+        lines.insert(0, f"calendar: {card.calendar}")
     title = (card.after.title if card.after else None) or event.title or "(untitled)"
     return CardText(card.action, heading, title, lines)
+
+
+CALENDAR_COLOURS = ("#5fafff", "#ff875f", "#87d75f", "#d787ff", "#ffd75f", "#5fd7d7", "#ff5f87",
+                    "#afaf87")
+"""One colour per calendar name, the same in every window and run (a hash of the name picks it)."""
+
+
+def calendar_colour(name: str) -> str:
+    return CALENDAR_COLOURS[zlib.crc32(name.casefold().encode()) % len(CALENDAR_COLOURS)]
 
 
 @dataclass

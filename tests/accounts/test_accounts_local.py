@@ -269,3 +269,32 @@ def test_an_account_that_cannot_be_reached_is_named_not_fatal(home: Path, capsys
     captured = capsys.readouterr()
     assert "Dentist" in captured.out
     assert "warning: the calendar 'mom' could not be read" in captured.err
+
+
+def test_a_card_says_whose_calendar_in_words_and_a_colour(family: Path) -> None:
+    """With several calendars a change's card names the calendar it is on ("Leo"), and the chat
+    shows that short name in the calendar's own colour on the card's border."""
+    from assistant.tui.formatting import calendar_colour, card_text
+    from assistant.tui.widgets.event_card import EventCardView
+
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        registry = ToolRegistry(context(services, "turn-card"))
+        piano_cal, piano = made["Piano"]  # on Leo's calendar
+        result = registry.run(ToolCall("c1", "update_calendar_event", {
+            "event_id": piano, "calendar_id": piano_cal, "start": "2025-10-24T16:00:00"}))
+        assert not result.is_error, result.text
+        [card] = result.cards
+        assert card.calendar == "Leo"
+        assert card_text(card, "America/Los_Angeles").lines[0] == "calendar: Leo"
+        view = EventCardView(card, "America/Los_Angeles")
+        subtitle = str(view.border_subtitle)  # Textual keeps it as markup
+        assert "Leo" in subtitle and calendar_colour("Leo") in subtitle
+
+
+def test_with_one_calendar_a_card_names_none(home: Path) -> None:
+    with build_services(load_settings()) as services:
+        registry = ToolRegistry(context(services, "turn-one"))
+        result = registry.run(ToolCall("c1", "create_calendar_event", {
+            "title": "Dentist", "start": "2025-10-24T15:00:00"}))
+        assert not result.is_error and result.cards[0].calendar is None

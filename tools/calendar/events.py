@@ -314,17 +314,23 @@ class EventCard:
     action: CardAction
     after: Event | None
     before: Event | None = None
+    calendar: str | None = None
+    """The short name of the event's calendar ("Leo") when the person reads several; None
+    with one calendar, where naming it would only be noise."""
 
     @property
     def event(self) -> Event:
         return self.after or self.before  # type: ignore[return-value]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "action": self.action,
             "before": self.before.to_contract() if self.before else None,
             "after": self.after.to_contract() if self.after else None,
         }
+        if self.calendar:
+            out["calendar"] = self.calendar
+        return out
 
 
 @dataclass(frozen=True)

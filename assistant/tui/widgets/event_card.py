@@ -6,7 +6,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from assistant.tui.formatting import CardText, card_text
+from assistant.tui.formatting import CardText, calendar_colour, card_text
 from tools.calendar.events import EventCard
 
 
@@ -18,6 +18,8 @@ class EventCardView(Static):
         super().__init__(self._render_text(), **kwargs)
         self.add_class(f"-{card.action}")
         self.border_title = self.card_text.heading
+        if card.calendar:  # whose calendar, in its colour: short enough for 80x24
+            self.border_subtitle = Text(card.calendar, style=f"bold {calendar_colour(card.calendar)}")
 
     def _render_text(self) -> Text:
         ct = self.card_text
