@@ -211,6 +211,7 @@ class CalendarApp(App[int]):
 
     def action_page_conversation(self, direction: int) -> None:
         """One page of the conversation up (-1) or down (1), the input keeping the focus."""
+        self.conversation.read_on()
         if direction < 0:
             self.conversation.scroll_page_up(animate=False)
         else:

@@ -37,6 +37,9 @@ class Conversation(VerticalScroll):
         self.welcome = welcome
         self._reply: Widget | None = None
         """The last reply while it may still outgrow the window (`show_reply`)."""
+        self._placed: tuple[Widget, float] | None = None
+        """A long reply shown from its start, and where the view was then: a resize (the agenda
+        folding at 80x24) keeps its start in view until the person scrolls."""
 
     def compose(self) -> ComposeResult:
         yield NoticeMessage(self.welcome, classes="welcome")
@@ -75,7 +78,7 @@ class Conversation(VerticalScroll):
     def add_request(self, message: str, tz_name: str, *, animate: bool) -> TurnView:
         """The person's message and the view its turn fills in as it runs."""
         view = TurnView(message, tz_name, animate=animate, classes="turn")
-        self._reply = None
+        self._reply = self._placed = None
         self.mount(UserMessage(message, classes="user"))
         self.mount(view)
         self.follow()
@@ -108,12 +111,30 @@ class Conversation(VerticalScroll):
         self.anchor(False)  # stay at the reply's start; the next message follows the end again
         self.scroll_to_widget(view, top=True, animate=False, immediate=True)
         # and again after a `follow` still waiting for its refresh, which would scroll to the end
-        self.app.call_after_refresh(self.scroll_to_widget, view, top=True, animate=False,
-                                    immediate=True)
+        self.app.call_after_refresh(self._to_start, view)
+
+    def _to_start(self, view: Widget) -> None:
+        self.scroll_to_widget(view, top=True, animate=False, immediate=True)
+        self._placed = (view, self.scroll_y)
+
+    def on_resize(self) -> None:
+        placed = self._placed
+        if placed is not None and placed[0].is_attached:
+            self.app.call_after_refresh(self._to_start, placed[0])
+
+    def read_on(self) -> None:
+        """The person scrolls: from here where they look is theirs, not the last reply's start."""
+        self._placed = None
+
+    def on_mouse_scroll_down(self) -> None:
+        self.read_on()
+
+    def on_mouse_scroll_up(self) -> None:
+        self.read_on()
 
     def restart(self) -> None:
         """A new conversation: only the welcome again."""
-        self._reply = None
+        self._reply = self._placed = None
         self.remove_children()
         self.mount(NoticeMessage(self.welcome, classes="welcome"))
 
