@@ -310,80 +310,33 @@ def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _G
                   first if len(rows) == 1 else Entry.read(rows[-1]))
 
 
-class _BulkRecord:
-    """A bulk write's journal entries (`tools.backends.base.WriteRecord`): the pre-images, the
-    event before and the intent of each item before the write, its post-image after.
+class _Record:
+    """A write's journal entries around it (`tools.backends.base.WriteRecord`), for a bulk
+    update or a chunk of creates: the entries (`_rows`: pre-image, event before, intent) before
+    the write, their post-images after.
 
     Offered the write's own transaction on the journal's store, it joins it: each entry is
     inserted once, complete, after the write and before the commit (one statement, no pending
     state that could outlive the write). Otherwise the entries are committed pending before the
-    write (`pending`, the ids to abandon if it fails) and completed after it."""
+    write (`pending`, the ids to abandon if it fails), and the ones `after` is given (all, or the
+    prefix a backend without transactions wrote before a failure) are completed; the rest stay
+    in `pending`."""
 
-    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str, calendar_id: str,
-                 items: list[PatchItem], intents: list[Intent]) -> None:
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str,
+                 calendar_id: str) -> None:
         self.journal = journal
         self.turn_id, self.attempt, self.tool, self.calendar_id = turn_id, attempt, tool, calendar_id
-        self.items, self.intents = items, intents
         self.rows: list[dict[str, object]] = []
         self.ids: list[int] = []
         """The entries committed (or, joined, committing with the write)."""
         self.pending: list[int] = []
         """The entries committed before the write, to be abandoned if it fails."""
 
-    def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
-        self.rows = [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
-                               item.event_id, pre, item.read, intent, item.if_match)
-                     for item, pre, intent in zip(self.items, pres, self.intents, strict=True)]
-        if within is not None and within.store is self.journal.store:
-            return True
-        if self.rows:
-            with self.journal.engine.begin() as conn:
-                self.journal.open_turn(self.turn_id, conn)
-                self.pending = list(conn.execute(_INSERT_ENTRIES, self.rows).scalars())
-            self.ids += self.pending
-        return False
-
-    def after(self, posts: list[Snapshot], written: list[Event],
-              within: Transaction | None) -> None:
-        done = [completed_entry(post, event) for post, event in zip(posts, written, strict=True)]
-        if within is not None:
-            self.journal.open_turn(self.turn_id, within.conn)
-            self.ids += within.conn.execute(
-                _INSERT_ENTRIES, [{**row, **end} for row, end in zip(self.rows, done, strict=True)]
-            ).scalars()
-            return
-        if self.pending:
-            with self.journal.engine.begin() as conn:
-                conn.execute(_COMPLETE_ENTRY, [
-                    {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
-                    for entry, end in zip(self.pending, done, strict=True)])
-        self.pending = []
-
-
-class _CreateRecord:
-    """The journal entries of a chunk of creates (`CalendarBackend.create_events_recorded`):
-    an import's events, each entry's pre-image "did not exist" and its intent the event as it
-    should read, all inserted by one statement; post-images completed by one statement.
-
-    Offered the write's own transaction on the journal's store, it joins it (entries inserted
-    complete, committing with the rows or not at all). Otherwise the entries are committed
-    pending before the write, and the ones `after` is given (all, or the prefix a backend
-    without transactions wrote before a failure) are completed; the rest stay in `pending`,
-    for the caller to abandon."""
-
-    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str,
-                 calendar_id: str, events: list[Event]) -> None:
-        self.journal = journal
-        self.turn_id, self.attempt, self.tool, self.calendar_id = turn_id, attempt, tool, calendar_id
-        self.events = events
-        self.rows: list[dict[str, object]] = []
-        self.ids: list[int] = []
-        self.pending: list[int] = []
+    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
+        raise NotImplementedError
 
     def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
-        self.rows = [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
-                               pre.event_id, pre, None, Intent.create(event), None)
-                     for pre, event in zip(pres, self.events, strict=True)]
+        self.rows = self._rows(pres)
         if within is not None and within.store is self.journal.store:
             return True
         if self.rows:
@@ -408,6 +361,35 @@ class _CreateRecord:
                 conn.execute(_COMPLETE_ENTRY, [
                     {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
                     for entry, end in zip(finished, done, strict=True)])
+
+
+class _BulkRecord(_Record):
+    """A bulk update's entries: each item's pre-image, the event it was read as and its intent."""
+
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str, calendar_id: str,
+                 items: list[PatchItem], intents: list[Intent]) -> None:
+        super().__init__(journal, turn_id, attempt, tool, calendar_id)
+        self.items, self.intents = items, intents
+
+    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
+        return [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
+                          item.event_id, pre, item.read, intent, item.if_match)
+                for item, pre, intent in zip(self.items, pres, self.intents, strict=True)]
+
+
+class _CreateRecord(_Record):
+    """A chunk of creates' entries (`CalendarBackend.create_events_recorded`): an import's
+    events, each entry's pre-image "did not exist" and its intent the event as it should read."""
+
+    def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str,
+                 calendar_id: str, events: list[Event]) -> None:
+        super().__init__(journal, turn_id, attempt, tool, calendar_id)
+        self.events = events
+
+    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
+        return [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
+                          pre.event_id, pre, None, Intent.create(event), None)
+                for pre, event in zip(pres, self.events, strict=True)]
 
 
 class Journal:
