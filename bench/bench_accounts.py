@@ -38,10 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert
 
-from bench.bench_backend import TZ, TZ_NAME, make_events
-from tools.backends.local import LocalBackend, event_to_fields, events_table
+from bench.bench_backend import TZ, TZ_NAME, make_events, seed_quickly
+from tools.backends.local import LocalBackend
 
 NOW = "2025-10-20T08:00:00"  # a Monday inside the events' two years
 DAYS = "7"
@@ -64,14 +63,10 @@ calendars = ["Dad", "Mom"]
 
 
 def seed(backend: LocalBackend, calendar_id: str, name: str, n: int, rng: random.Random) -> None:
-    """`n` events written straight into one calendar, in one transaction (seeding is not what
-    is measured)."""
+    """`n` events written straight into one calendar (`seed_quickly`: seeding is not what is
+    measured)."""
     backend.add_calendar(calendar_id, name, TZ_NAME)
-    rows = [{"calendar_id": calendar_id, "id": e.id, "version": 1, "turn_id": None,
-             **event_to_fields(e.with_changes(status="confirmed"))} for e in make_events(backend, n, rng)]
-    with backend.engine.begin() as conn:
-        for start in range(0, len(rows), 5000):
-            conn.execute(insert(events_table), rows[start:start + 5000])
+    seed_quickly(backend, make_events(backend, n, rng), calendar_id)
 
 
 def make_homes(folder: Path, n: int, seed_value: int) -> dict[str, Path]:

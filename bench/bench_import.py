@@ -26,12 +26,9 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -44,6 +41,7 @@ for extra in (ROOT, ROOT / "tests", ROOT / "bench"):
 
 import icalendar
 import recurring_ical_events
+from bench_backend import Clock  # the same clock as the backend's ratios
 from bench_caldav import sample_events
 from caldav_support import (  # type: ignore[import-not-found]
     PASSWORD,
@@ -64,24 +62,6 @@ from tools.store.database import Store
 
 TZ = "America/Los_Angeles"
 AIM = 1.5
-
-
-@dataclass
-class Clock:
-    """CPU and wall time of a series of runs (seconds), medians taken at the end."""
-
-    cpu: list[float] = field(default_factory=list)
-    wall: list[float] = field(default_factory=list)
-
-    def time(self, work: Callable[..., Any], *args: Any) -> Any:
-        cpu, wall = time.process_time(), time.perf_counter()
-        result = work(*args)
-        self.cpu.append(time.process_time() - cpu)
-        self.wall.append(time.perf_counter() - wall)
-        return result
-
-    def median(self, on_cpu: bool) -> float:
-        return statistics.median(self.cpu if on_cpu else self.wall)
 
 
 def ics_bytes(count: int) -> bytes:
