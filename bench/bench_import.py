@@ -144,6 +144,25 @@ def profile(work: Callable[[], Any], title: str) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
 
 
+def _measure(args: argparse.Namespace, path: Path, title: str,
+             open_run: Callable[[int], tuple[CalendarBackend, Journal]],
+             floor: Callable[[], Any]) -> tuple[Clock, Clock] | None:
+    """The project's import and its floor, run by run on fresh calendars (each import checked
+    and undone, untimed); with `--profile`, one profiled import and None."""
+    project, floor_clock = Clock(), Clock()
+    for run in range(args.runs):
+        backend, journal = open_run(run)
+        if args.profile:
+            profile(partial(project_import, backend, journal, path), title)
+            return None
+        turn = project.time(project_import, backend, journal, path)
+        check_and_undo(backend, journal, turn, args.events)
+        backend.close()
+        journal.store.close()
+        assert floor_clock.time(floor) is not False
+    return project, floor_clock
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--events", type=int, default=1000)
@@ -158,38 +177,21 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         path = folder / "thousand.ics"
         path.write_bytes(data)
-        project, floor = Clock(), Clock()
-        for run in range(1 if args.profile else args.runs):
-            backend, journal = local_run(folder / f"local{run}")
-            if args.profile:
-                profile(partial(project_import, backend, journal, path), "local import")
-                break
-            turn = project.time(project_import, backend, journal, path)
-            check_and_undo(backend, journal, turn, args.events)
-            backend.close()
-            journal.store.close()
-            assert floor.time(floor_parse, data) >= args.events
-        if not args.profile:
-            rows.append(("local (SQLite)", "parse + expand", project, floor, True))
+        local = _measure(args, path, "local import", lambda run: local_run(folder / f"local{run}"),
+                         lambda: floor_parse(data) >= args.events)
+        if local is not None:
+            rows.append(("local (SQLite)", "parse + expand", *local, True))
         if not args.no_caldav:
             bodies = resources(data)
-            project, floor = Clock(), Clock()
             try:
                 server = radicale_server()
-                for run in range(1 if args.profile else args.runs):
-                    backend, journal = caldav_run(folder / f"caldav{run}")
-                    if args.profile:
-                        profile(partial(project_import, backend, journal, path), "caldav import")
-                        break
-                    turn = project.time(project_import, backend, journal, path)
-                    check_and_undo(backend, journal, turn, args.events)
-                    backend.close()
-                    journal.store.close()
-                    floor.time(floor_caldav, new_calendar_url(server), bodies)
+                remote = _measure(args, path, "caldav import",
+                                  lambda run: caldav_run(folder / f"caldav{run}"),
+                                  lambda: floor_caldav(new_calendar_url(server), bodies))
             finally:
                 stop_radicale()
-            if not args.profile:
-                rows.append(("CalDAV (Radicale)", "caldav add_event", project, floor, False))
+            if remote is not None:
+                rows.append(("CalDAV (Radicale)", "caldav add_event", *remote, False))
     if args.profile:
         return 0
     print(f"\nimport of a {args.events:,}-event .ics against its floors "
