@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fake_session import FakeSession, factory
-from test_tui import send, settle
+from test_tui import send, settle, visible_lines
 from textual.widgets import Input
 
 from assistant.report import Attempt, TurnReport
@@ -37,11 +37,6 @@ def answer(text: str) -> TurnReport:
 def window(tmp_path: Path, *replies: str) -> CalendarApp:
     session = FakeSession(TZ, NOW.date(), reports=[answer(r) for r in replies])
     return CalendarApp(Settings(home=tmp_path, timezone=TZ, api_key="k"), factory(session), animate=False)
-
-
-def visible_lines(app: CalendarApp) -> str:
-    """The words on the screen as drawn (what a person sees, not what the widgets hold)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 @pytest.mark.anyio

@@ -670,8 +670,8 @@ async def test_clear_starts_a_fresh_conversation(rig: Rig) -> None:
         assert [m["content"] for m in sent if m["role"] == "user"] == ["hello again"]
 
 
-def _drawn(app: Any) -> str:
-    """The words on the screen as drawn."""
+def visible_lines(app: Any) -> str:
+    """The words on the screen as drawn (what a person sees, not what the widgets hold)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
@@ -693,13 +693,13 @@ async def test_narrow_terminal_folds_the_agenda_and_keeps_the_latest_message(rig
         assert conversation.size.width >= 78  # the chat gets the width
         # still at the latest message: the long reply, from its first line (issue 28 item 8)
         assert 0 < conversation.scroll_y < conversation.max_scroll_y
-        assert "line 0" in _drawn(app)
+        assert "line 0" in visible_lines(app)
         await pilot.press("ctrl+g")
         await settle(pilot)
         assert agenda.display and agenda.region.y > conversation.region.y  # under the chat
         await pilot.resize_terminal(60, 20)
         await settle(pilot)
-        assert "line 0" in _drawn(app)
+        assert "line 0" in visible_lines(app)
 
 
 @pytest.mark.slow
