@@ -367,13 +367,7 @@ def series_args(ctx: ToolContext, args: dict[str, Any], aim: Target) -> dict[str
     item["event_id"] = master.id
     if "start" in fields or "end" in fields or "all_day" in fields:
         shift = wall_shift(occurrence.start, moved.start, occurrence, moved)
-        first = master.start
-        if isinstance(first, datetime):
-            start: date | datetime = local_start_of(
-                (local_start_of(first, master.zone).replace(tzinfo=None) + shift)
-                .replace(tzinfo=moved.zone), moved.zone)
-        else:
-            start = as_date(first) + timedelta(days=shift.days)
+        start = _moved(master.start, shift, master, moved)
         item["start"] = format_when(start)
         item["end"] = format_when(_plus(start, moved.end, moved.start, moved))
         if "recurrence" not in fields:

@@ -11,11 +11,10 @@ _UNITS = {"m": 1, "min": 1, "mins": 1, "minute": 1, "minutes": 1, "h": 60, "hr":
           "hours": 60, "day": 1440, "days": 1440, "week": 10080, "weeks": 10080}
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15,
             "twenty": 20, "thirty": 30, "forty-five": 45, "forty five": 45, "half an": 0.5, "half a": 0.5}
-_AMOUNT = r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?)" \
-          r"\s*(?:minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)\b"
-_ONE_AMOUNT = re.compile(r"\b(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|"
-                         r"forty[-\s]five|half\s+an?)\s*(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|weeks?)\b"
-                         r"|\b(?P<day>the\s+day)\b", re.I)
+_N = r"\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?"
+_UNIT = r"minutes?|mins?|m|hours?|hrs?|h|days?|weeks?"
+_AMOUNT = rf"(?:{_N})\s*(?:{_UNIT})\b"
+_ONE_AMOUNT = re.compile(rf"\b(?P<n>{_N})\s*(?P<unit>{_UNIT})\b|\b(?P<day>the\s+day)\b", re.I)
 _BEFORE = r"(?:before|ahead|prior|earlier|beforehand)"
 _ITEM = rf"(?:{_AMOUNT}|the\s+day)(?:\s+{_BEFORE})?"
 _SEP = r"\s*(?:,\s*(?:and\s+|&\s*|plus\s+)?|\s(?:and|&|plus|as\s+well\s+as)\s+(?:also\s+|again\s+)?)\s*"
