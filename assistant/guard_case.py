@@ -9,6 +9,7 @@ made it.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -107,25 +108,31 @@ class BoundedWindow:
     window itself, read only on demand (`calendar_around`)."""
 
     def __init__(self, backend: LocalBackend, calendar_id: str, now: datetime, named: set[str],
-                 message: str, before: dict[str, Event | None] | None = None) -> None:
+                 message: str, before: dict[str, Event | None] | None = None, *,
+                 texts: tuple[set[tuple[str, str | None]], set[str], set[str]] | None = None) -> None:
+        """`texts`: the window's `LocalBackend.window_texts` (skipping `before`) when already
+        read (`guard_window` reads them with the window's size); read here otherwise."""
         self.backend, self.calendar_id, self.now, self.named = backend, calendar_id, now, named
         self.before = dict(before or {})
         self.lo, self.hi = now - _BEFORE, now + _AFTER
-        titled, places, stored_guests = backend.window_texts(calendar_id, self.lo, self.hi,
-                                                             skip=self.before)
+        titled, places, stored_guests = texts if texts is not None else \
+            backend.window_texts(calendar_id, self.lo, self.hi, skip=self.before)
         guests: dict[tuple[str, ...], list[str]] = {}
         for stored in stored_guests:
             guests.setdefault(tuple(json.loads(stored or "[]")), []).append(stored)
         reached = texts_reached(message, titled, places, guests)
-        listed = backend.list_window(
+        listed, series = backend.list_window_series(
             calendar_id, self.lo, self.hi, ids=sorted(named), titles=sorted(reached.titles),
             places=sorted(reached.places), descriptions=sorted(reached.descriptions),
             guests=sorted(s for g in reached.guests for s in guests[g]))
-        self._order = {e.id: listing_key(e) for e in listed}  # the window's order, before pre-images
+        self._listed = listed  # the window's order, before pre-images (`near` keys it)
+        self._keys: list[tuple[datetime, str]] | None = None
+        self._listed_ids: set[str] = set()
+        self._unlisted: list[Event] = []  # what was read beside the listing (`near`)
         # every series of the window with its occurrences, the found single events, then the
         # named events and the series (the whole window but its single events not found)
         self._read = _with_pre_images(_with_extras(backend, calendar_id, {e.id: e for e in listed},
-                                                   named), self.before)
+                                                   named, known=series), self.before)
         kept = self._series_kept(message, named)
         self.calendar = {i: e for i, e in self._read.items()
                          if (_series_of(e) or i) in kept or not _series_of(e)}
@@ -163,18 +170,30 @@ class BoundedWindow:
     def near(self, start: datetime, end: datetime) -> list[Event]:
         """The window's single events overlapping the span (a second either side: the store
         keeps whole seconds) merged into what was read of the window, in the window's order,
-        then the named events and series, as the whole window orders them."""
-        lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
-        order = {i: k for i, k in self._order.items() if i in self._read}
+        then the named events and series, as the whole window orders them. What was read
+        starting at or after the span's end is left out (it cannot overlap the span; the check
+        reading this passes over it): the listing is in start order, so that is a tail of it,
+        cut by bisection (issue 25: a check near hundreds of read events compared each). An
+        event the attempt wrote stays wherever it is: its pre-image is read in its place."""
+        if self._keys is None:
+            self._keys = [listing_key(e) for e in self._listed]
+            self._listed_ids = {e.id for e in self._listed}
+            self._unlisted = [e for i, e in self._read.items() if i not in self._listed_ids]
+        keys, read, listed = self._keys, self._read, self._listed_ids
+        cut = bisect_left(keys, (end, ""))
+        entries = [(keys[n], event.id) for n, event in enumerate(self._listed[:cut]) if event.id in read]
+        entries += [(keys[n], event.id) for n, event in enumerate(self._listed[cut:], cut)
+                    if event.id in self.before and event.id in read]
         found: dict[str, Event] = {}
+        lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
         if lo < hi:
             for event in self.backend.list_singles(self.calendar_id, lo, hi):
-                if event.id not in self.before and event.id not in self._order:
+                if event.id not in self.before and event.id not in listed:
                     found[event.id] = event
-                    order[event.id] = listing_key(event)
-        window = [self._read[i] if i in self._read else found[i]
-                  for i in sorted(order, key=order.__getitem__)]
-        return window + [e for i, e in self._read.items() if i not in self._order]
+                    entries.append((listing_key(event), event.id))
+        entries.sort()  # keys are unique (the id closes them); in order but for what was added
+        window = [read[i] if i in read else found[i] for _, i in entries]
+        return window + self._unlisted
 
     def has(self, event_id: str) -> bool:
         """What was read holds every event of the whole window but its single events not
@@ -201,15 +220,21 @@ _SECOND = timedelta(seconds=1)
 
 
 def _with_extras(backend: CalendarBackend, calendar_id: str, events: dict[str, Event],
-                 named: set[str]) -> dict[str, Event]:
+                 named: set[str], known: dict[str, Event] | None = None) -> dict[str, Event]:
     """`events` and, after them, the named events and the series of every occurrence they hold
-    that they do not already hold, one read for them all (not one per series), by id."""
+    that they do not already hold, one read for them all (not one per series), by id.
+    `known`: series the listing read already (`LocalBackend.list_window_series`), as
+    `get_events` gives them; those are not read again."""
     wanted = set(named)
-    for event in list(events.values()):
+    for event in events.values():
         if event.recurring_event_id:
             wanted.add(event.recurring_event_id)
-    missing = sorted(wanted - set(events))
-    for event_id, found in zip(missing, backend.get_events(calendar_id, missing), strict=True):
+    missing = sorted(wanted - events.keys())
+    known = known or {}
+    unknown = [event_id for event_id in missing if event_id not in known]
+    read = dict(zip(unknown, backend.get_events(calendar_id, unknown), strict=True)) if unknown else {}
+    for event_id in missing:
+        found = known[event_id] if event_id in known else read[event_id]
         if found is not None:
             events[event_id] = found
     return events
@@ -252,10 +277,11 @@ def guard_window(backend: CalendarBackend, calendar_id: str, now: datetime, name
     """The events a case holds and, when they are part of the window, the window they are part
     of: a local calendar's window with many events is read in part (`BoundedWindow`); a small
     one, or another backend's, whole. The verdict is the same either way."""
-    if isinstance(backend, LocalBackend) and \
-            backend.window_size(calendar_id, now - _BEFORE, now + _AFTER) >= SMALL_WINDOW:
-        around = BoundedWindow(backend, calendar_id, now, named, message, before)
-        return around.calendar, around
+    if isinstance(backend, LocalBackend):
+        size, texts = backend.window_outline(calendar_id, now - _BEFORE, now + _AFTER, skip=before)
+        if size >= SMALL_WINDOW:
+            around = BoundedWindow(backend, calendar_id, now, named, message, before, texts=texts)
+            return around.calendar, around
     return _with_pre_images(calendar_around(backend, calendar_id, now, named), before), None
 
 

@@ -433,6 +433,14 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
     """Every event the words may name, with a score: matched event words, each weighted by how
     few events share it (title and people count fully, the place half)."""
     df = df if df is not None else _df(profs)
+    # Each said word's similar words among these profiles' (issue 25: a window's hundreds of
+    # profiles each compared word by word made most of a check's scoring). A profile holding
+    # one of them scores that word; holding several, the first best in its own order, as before.
+    vocabulary: set[str] = set()
+    for prof in profs:
+        vocabulary |= prof.all_words
+    similar = {said: {own: value for own in vocabulary if (value := word_similarity(said, own)) > 0}
+               for said in words}
     out: list[Candidate] = []
     for prof in profs:
         score = 0.0
@@ -442,11 +450,20 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         exact: set[str] = set()
         covered: set[str] = set()
         for said in words:
+            sims = similar[said]
+            hits = prof.all_words & sims.keys()
+            if not hits:
+                continue
             best, best_word = 0.0, ""
-            for own, weight in prof.weighted:
-                value = word_similarity(said, own) * weight
-                if value > best:
-                    best, best_word = value, own
+            if len(hits) == 1:
+                (best_word,) = hits
+                best = sims[best_word] * (1.0 if best_word in prof.title_words
+                                          or best_word in prof.people else 0.5)
+            else:
+                for own, weight in prof.weighted:
+                    value = sims.get(own, 0.0) * weight
+                    if value > best:
+                        best, best_word = value, own
             if best and best_word not in used:
                 used.add(best_word)
                 score += best / df.get(best_word, 1)

