@@ -126,9 +126,8 @@ class BoundedWindow:
             places=sorted(reached.places), descriptions=sorted(reached.descriptions),
             guests=sorted(s for g in reached.guests for s in guests[g]))
         self._listed = listed  # the window's order, before pre-images (`near` keys it)
-        self._keys: list[tuple[datetime, str]] | None = None
         self._listed_ids: set[str] = set()
-        self._unlisted: list[Event] = []  # what was read beside the listing (`near`)
+        self._unlisted: list[Event] | None = None  # what was read beside the listing (`near`)
         # every series of the window with its occurrences, the found single events, then the
         # named events and the series (the whole window but its single events not found)
         self._read = _with_pre_images(_with_extras(backend, calendar_id, {e.id: e for e in listed},
@@ -175,24 +174,23 @@ class BoundedWindow:
         reading this passes over it): the listing is in start order, so that is a tail of it,
         cut by bisection (issue 25: a check near hundreds of read events compared each). An
         event the attempt wrote stays wherever it is: its pre-image is read in its place."""
-        if self._keys is None:
-            self._keys = [listing_key(e) for e in self._listed]
+        if self._unlisted is None:
             self._listed_ids = {e.id for e in self._listed}
             self._unlisted = [e for i, e in self._read.items() if i not in self._listed_ids]
-        keys, read, listed = self._keys, self._read, self._listed_ids
-        cut = bisect_left(keys, (end, ""))
-        entries = [(keys[n], event.id) for n, event in enumerate(self._listed[:cut]) if event.id in read]
-        entries += [(keys[n], event.id) for n, event in enumerate(self._listed[cut:], cut)
-                    if event.id in self.before and event.id in read]
+        read, listed = self._read, self._listed_ids
+        cut = bisect_left(self._listed, (end, ""), key=listing_key)
+        ordered = [e for e in self._listed[:cut] if e.id in read]
+        added = [e for e in self._listed[cut:] if e.id in self.before and e.id in read]
         found: dict[str, Event] = {}
         lo, hi = max(start - _SECOND, self.lo), min(end + _SECOND, self.hi)
         if lo < hi:
             for event in self.backend.list_singles(self.calendar_id, lo, hi):
                 if event.id not in self.before and event.id not in listed:
                     found[event.id] = event
-                    entries.append((listing_key(event), event.id))
-        entries.sort()  # keys are unique (the id closes them); in order but for what was added
-        window = [read[i] if i in read else found[i] for _, i in entries]
+                    added.append(event)
+        for event in added:  # each where its key puts it (keys are unique: the id closes them)
+            ordered.insert(bisect_left(ordered, listing_key(event), key=listing_key), event)
+        window = [read[e.id] if e.id in read else found[e.id] for e in ordered]
         return window + self._unlisted
 
     def has(self, event_id: str) -> bool:

@@ -441,6 +441,7 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         vocabulary |= prof.all_words
     similar = {said: {own: value for own in vocabulary if (value := word_similarity(said, own)) > 0}
                for said in words}
+    similar_sets = {said: frozenset(sims) for said, sims in similar.items()}
     out: list[Candidate] = []
     for prof in profs:
         score = 0.0
@@ -451,7 +452,7 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
         covered: set[str] = set()
         for said in words:
             sims = similar[said]
-            hits = prof.all_words & sims.keys()
+            hits = prof.all_words & similar_sets[said]
             if not hits:
                 continue
             best, best_word = 0.0, ""

@@ -215,3 +215,36 @@ def test_near_holds_a_moved_events_pre_image_at_its_old_time(backend: LocalBacke
     later = [e for e in near if isinstance(e.start, datetime) and not e.recurrence
              and e.start_instant >= old_start + timedelta(minutes=30)]
     assert later == []  # the listing's tail after the span is not handed to the check
+
+
+def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalBackend) -> None:
+    """`list_window` reads its rows as one JSON text each (SQLite) and remembers the events by
+    that text: every field comes back as the full listing gives it (quotes, line breaks and
+    non-Latin text, an all-day event, reminders, an end in another zone, a moved occurrence),
+    and a row changed in place (same id, same version) is read anew."""
+    odd = 'Piano "recital"\n\u00e9t\u00e9 \u2014 \U0001f3b9 \\ back'
+    backend.upsert_event("primary", _event("evq", odd, NOW + timedelta(days=1), location="Hall, 2/F",
+                                           description="Maya\tand\n\"Leo\"", reminders=(0, 15),
+                                           attendees=("sam@example.com", "l\u00e9o@example.org")))
+    backend.upsert_event("primary", Event(
+        id="evd", title=odd, start=(NOW + timedelta(days=3)).date(), end=(NOW + timedelta(days=4)).date(),
+        all_day=True, timezone=TZ_NAME))
+    flight = datetime(2025, 10, 24, 9, tzinfo=TZ)
+    backend.upsert_event("primary", Event(
+        id="evf", title=odd, start=flight, end=flight.astimezone(ZoneInfo("America/New_York")) + timedelta(hours=5),
+        timezone=TZ_NAME, end_timezone="America/New_York"))
+    series = next(e for e in backend.list_events("primary", NOW - timedelta(days=7), NOW + timedelta(days=62))
+                  if e.recurring_event_id)
+    backend.upsert_event("primary", series.with_changes(title=odd, start=series.start + timedelta(hours=1),
+                                                        end=series.end + timedelta(hours=1)))
+    lo, hi = NOW - timedelta(days=7), NOW + timedelta(days=62)
+
+    def found() -> list[Event]:
+        return [e for e in backend.list_window("primary", lo, hi, titles=[odd]) if e.title == odd]
+
+    expected = [e for e in backend.list_events("primary", lo, hi) if e.title == odd]
+    assert len(expected) == 4 and found() == expected
+    assert found() == expected  # the second time from what it remembers
+    with backend.engine.begin() as conn:  # changed behind the backend's back, version kept
+        conn.execute(events_table.update().where(events_table.c.id == "evq").values(location="Gym"))
+    assert [e.location for e in found() if e.id == "evq"] == ["Gym"]
