@@ -87,6 +87,8 @@ def _with_pre_images(events: dict[str, Event], before: dict[str, Event | None]) 
     for event_id, pre in before.items():
         if pre is not None:
             events[event_id] = pre
+    if not made:
+        return events
     # what the attempt created was not there before it, occurrences of a new series included
     # (a split's new series would otherwise be "another event" its own change overlaps)
     for event_id in [k for k, e in events.items() if k in made or (e.recurring_event_id or "") in made]:
@@ -134,7 +136,7 @@ class BoundedWindow:
                                                    named, known=series), self.before)
         kept = self._series_kept(message, named)
         self.calendar = {i: e for i, e in self._read.items()
-                         if (_series_of(e) or i) in kept or not _series_of(e)}
+                         if not (owner := _series_of(e)) or owner in kept}
         self._stored = WindowTexts(frozenset(titled), frozenset(places), frozenset(guests))
         self._texts: WindowTexts | None = None
         self._whole: list[Event] | None = None

@@ -428,6 +428,48 @@ def _df(profs: Iterable[EventProfile]) -> dict[str, int]:
     return counts
 
 
+_Scored = tuple[float, int, bool, frozenset[str], frozenset[str]]
+
+
+def _score_profile(prof: EventProfile, words: Sequence[str], similar: dict[str, dict[str, float]],
+                   similar_sets: dict[str, frozenset[str]], df: Mapping[str, int]) -> _Scored | None:
+    """One profile's score, matched words, whether a title or person word matched, the said
+    words that are one of its title words, the said words it matched; None when nothing
+    matched. It depends on the profile's words only."""
+    score = 0.0
+    matched = 0
+    named = False
+    used: set[str] = set()
+    exact: set[str] = set()
+    covered: set[str] = set()
+    for said in words:
+        hits = prof.all_words & similar_sets[said]
+        if not hits:
+            continue
+        sims = similar[said]
+        best, best_word = 0.0, ""
+        if len(hits) == 1:
+            (best_word,) = hits
+            best = sims[best_word] * (1.0 if best_word in prof.title_words
+                                      or best_word in prof.people else 0.5)
+        else:
+            for own, weight in prof.weighted:
+                value = sims.get(own, 0.0) * weight
+                if value > best:
+                    best, best_word = value, own
+        if best and best_word not in used:
+            used.add(best_word)
+            score += best / df[best_word]
+            matched += 1
+            named = named or best_word in prof.title_words or best_word in prof.people
+            covered.add(said)
+            if best >= 1.0 and best_word in prof.title_words:
+                exact.add(said)
+    if score > 0:
+        return round(score, 3), matched, named, frozenset(exact), frozenset(covered)
+    return None
+
+
 def score_words(words: Sequence[str], profs: Sequence[EventProfile],
                 df: Mapping[str, int] | None = None) -> list[Candidate]:
     """Every event the words may name, with a score: matched event words, each weighted by how
@@ -442,40 +484,19 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
     similar = {said: {own: value for own in vocabulary if (value := word_similarity(said, own)) > 0}
                for said in words}
     similar_sets = {said: frozenset(sims) for said, sims in similar.items()}
+    shared = {own: df.get(own, 1) for sims in similar.values() for own in sims}
+    # profiles with the same words (and the same order of them, which breaks ties) score the
+    # same (a weekly lesson, the same dentist): once
+    scored: dict[tuple[frozenset[str], frozenset[str], frozenset[str], int], _Scored | None] = {}
     out: list[Candidate] = []
     for prof in profs:
-        score = 0.0
-        matched = 0
-        named = False
-        used: set[str] = set()
-        exact: set[str] = set()
-        covered: set[str] = set()
-        for said in words:
-            sims = similar[said]
-            hits = prof.all_words & similar_sets[said]
-            if not hits:
-                continue
-            best, best_word = 0.0, ""
-            if len(hits) == 1:
-                (best_word,) = hits
-                best = sims[best_word] * (1.0 if best_word in prof.title_words
-                                          or best_word in prof.people else 0.5)
-            else:
-                for own, weight in prof.weighted:
-                    value = sims.get(own, 0.0) * weight
-                    if value > best:
-                        best, best_word = value, own
-            if best and best_word not in used:
-                used.add(best_word)
-                score += best / df.get(best_word, 1)
-                matched += 1
-                named = named or best_word in prof.title_words or best_word in prof.people
-                covered.add(said)
-                if best >= 1.0 and best_word in prof.title_words:
-                    exact.add(said)
-        if score > 0:
-            out.append(Candidate(prof.key, prof.title, round(score, 3), matched, named,
-                                 frozenset(exact), frozenset(covered)))
+        words_of = (prof.title_words, prof.people, prof.place_words, id(prof.weighted))
+        if words_of in scored:
+            found = scored[words_of]
+        else:
+            found = scored[words_of] = _score_profile(prof, words, similar, similar_sets, shared)
+        if found is not None:
+            out.append(Candidate(prof.key, prof.title, *found))
     out.sort(key=lambda c: -c.score)
     if out:
         floor = out[0].score * 0.5
