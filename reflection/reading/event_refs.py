@@ -134,17 +134,14 @@ class EventProfile:
     title_words: frozenset[str]
     people: frozenset[str]
     place_words: frozenset[str]
-    event_ids: set[str] = field(default_factory=set)
-    all_words: frozenset[str] = field(init=False)
+    all_words: frozenset[str]
     """Its title, people and place words together, joined once: the index and the document
     frequencies read them for every profile of the window."""
 
-    weighted: tuple[tuple[str, float], ...] = field(init=False)
+    weighted: tuple[tuple[str, float], ...]
     """Each word with its weight (title and people 1, place 0.5), in the order scoring reads them."""
 
-    def __post_init__(self) -> None:
-        self.all_words = self.title_words | self.people | self.place_words
-        self.weighted = _weighted(self.title_words, self.people, self.place_words)
+    event_ids: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -204,11 +201,15 @@ def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
 
 
 @lru_cache(maxsize=1 << 14)
-def _profile_words(title: str, attendees: tuple[str, ...], description: str | None,
-                   location: str | None) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """Title, people and place words of one event's texts, cached on those texts: a calendar
-    repeats them (a weekly lesson, the same dentist), and every check reads the whole window."""
-    return _words(title), _people_of(attendees, description), _words(location)
+def _profile_words(title: str, attendees: tuple[str, ...], description: str | None, location: str | None
+                   ) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str],
+                              tuple[tuple[str, float], ...]]:
+    """Title, people and place words of one event's texts, all of them together and weighted
+    (`EventProfile`), cached on those texts: a calendar repeats them (a weekly lesson, the same
+    dentist), and every check reads the whole window."""
+    title_words, people, place_words = _words(title), _people_of(attendees, description), _words(location)
+    return (title_words, people, place_words, title_words | people | place_words,
+            _weighted(title_words, people, place_words))
 
 
 _FUZZY_PREFILTER = 79.0
