@@ -567,6 +567,24 @@ def texts_reached(text: str, titled: Iterable[tuple[str, str | None]], places: I
     a word `lookup_words(text)` is similar to. An event's words are its title's, its place's and
     the people of its guests and description (`_people_of` is the union of the two), so an event
     can score on the message only if one of its texts is reached."""
+    owners, finder = _texts_index(frozenset(titled), frozenset(places), frozenset(guests))
+    reached: tuple[set[Any], set[Any], set[Any], set[Any]] = (set(), set(), set(), set())
+    for said in lookup_words(text):
+        for word in finder.similar_words(said):
+            for kind, value in owners[word]:
+                reached[kind].add(value)
+    return TextsReached(frozenset(reached[0]), frozenset(reached[1]), frozenset(reached[2]),
+                        frozenset(reached[3]))
+
+
+@lru_cache(maxsize=32)
+def _texts_index(titled: frozenset[tuple[str, str | None]], places: frozenset[str],
+                 guests: frozenset[tuple[str, ...]]
+                 ) -> tuple[dict[str, frozenset[tuple[int, object]]], WordFinder]:
+    """Each word of these texts with the texts holding it (kind: 0 title, 1 place, 2 guests,
+    3 description), and a finder over those words. Kept for the next check: a window's distinct
+    texts are the same from one check to the next unless a write brings a new one (then the
+    set differs, and is indexed anew)."""
     owners: dict[str, set[tuple[int, object]]] = {}
 
     def own(words: frozenset[str], kind: int, value: object) -> None:
@@ -581,11 +599,4 @@ def texts_reached(text: str, titled: Iterable[tuple[str, str | None]], places: I
         own(_words(place), 1, place)
     for attendees in guests:
         own(_people_of(attendees, None), 2, attendees)
-    finder = WordFinder(owners)
-    reached: tuple[set[Any], set[Any], set[Any], set[Any]] = (set(), set(), set(), set())
-    for said in lookup_words(text):
-        for word in finder.similar_words(said):
-            for kind, value in owners[word]:
-                reached[kind].add(value)
-    return TextsReached(frozenset(reached[0]), frozenset(reached[1]), frozenset(reached[2]),
-                        frozenset(reached[3]))
+    return {word: frozenset(held) for word, held in owners.items()}, WordFinder(owners)
