@@ -1,0 +1,186 @@
+"""Whose calendar: the calendars a case knows by name and owner, and the ones a message names.
+
+Why a module of its own: with several calendars (a family: each parent's account, each child's
+calendar, a shared one) the guard must tell "on Leo's calendar" from "Leo's swim", find "Maya's
+dentist" on Maya's calendar, and count an overlap only within one person's calendars. A
+calendar's name and owner come from the case (`calendars`: what the app read when it started)
+and from any `list_calendars` result the model saw; an id alone is never taken for a name (a
+Google calendar id is an address or a random string), so a calendar known only by its id can
+make a write unsure, never wrong.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from reflection.case import GuardCase
+
+Role = Literal["target", "source"]
+
+_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+PRONOUNS = frozenset("my our your his her their its".split())
+"""Whose calendar a pronoun names is for judgement: the person's own ("my") or a shared one
+("our") may be any of several, and "his" needs the conversation."""
+
+_NOT_NAMES = frozenset("""the a an this that same other new another right wrong correct main default
+shared whole own one which what whose every each any all""".split())
+
+_CALENDAR_WORD = r"(?:calendars?|cal|calender|calandar|calendr|agenda|diary)"
+_WHO = r"(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
+_PREP = r"(?P<prep>on|onto|to|into|in|from|off|for)"
+# "on Leo's calendar", "to the family cal", "into maya's own calendar", "from dad's calendar"
+_WITH_PREP_RE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_WHO}(?:['\u2019]s?)?\s+(?:own\s+)?{_CALENDAR_WORD}\b",
+                           re.I | re.UNICODE)
+# "put it on the family one", "to leo's": a name that is a known calendar's, then "one" or nothing
+_ONE_RE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_WHO}(?:['\u2019]s?)?\s+one\b", re.I | re.UNICODE)
+# "maya's calendar" with no preposition before it ("check maya's calendar and add ...")
+_BARE_RE = re.compile(rf"\b(?P<who>[^\W\d_]+)['\u2019]s?\s+(?:own\s+)?{_CALENDAR_WORD}\b", re.I | re.UNICODE)
+
+
+def words_of(text: str) -> frozenset[str]:
+    """The words of a calendar's name or owner, and of a name said, compared as they are spelt
+    (casefolded, a plural's "s" and a possessive dropped: "Kids" is "kid", "Leo's" is "leo")."""
+    out = set()
+    for word in _WORD_RE.findall(text.casefold().replace("\u2019", "'")):
+        word = word.removesuffix("'s")
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        if word not in _NOT_NAMES and word not in PRONOUNS:
+            out.add(word)
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class CalendarFacts:
+    """One calendar as `list_calendars` says it: its id, name, owner and whether it is the one a
+    new event goes to when the person names none."""
+
+    id: str
+    name: str = ""
+    owner: str = ""
+    primary: bool = False
+
+    @property
+    def words(self) -> frozenset[str]:
+        return words_of(f"{self.name} {self.owner}")
+
+
+@dataclass(frozen=True)
+class NamedCalendar:
+    """A part of the message naming a calendar: where, who was said, the calendars it can mean
+    (empty: none known by that name), and whether it is where something goes or comes from."""
+
+    start: int
+    end: int
+    said: str
+    ids: frozenset[str]
+    role: Role
+    pronoun: bool = False
+
+
+@dataclass(frozen=True)
+class CalendarBook:
+    """The calendars a case knows, by id, in the order first seen."""
+
+    calendars: Mapping[str, CalendarFacts] = field(default_factory=dict)
+
+    @property
+    def several(self) -> bool:
+        return len(self.calendars) > 1
+
+    @property
+    def default_id(self) -> str | None:
+        """The calendar a new event goes to when none is named: the one calendar marked
+        primary (None when none or several are)."""
+        primary = [c.id for c in self.calendars.values() if c.primary]
+        return primary[0] if len(primary) == 1 else None
+
+    def knows(self, calendar_id: str) -> bool:
+        return calendar_id in self.calendars and bool(self.calendars[calendar_id].words)
+
+    def matching(self, said: str) -> frozenset[str]:
+        """The calendars whose name or owner holds every word said ("family" is "Family
+        Shared"; "leo" is the calendar named Leo, or the one Leo owns)."""
+        wanted = words_of(said)
+        if not wanted:
+            return frozenset()
+        return frozenset(c.id for c in self.calendars.values() if wanted <= c.words)
+
+    def owner_words(self) -> Mapping[str, frozenset[str]]:
+        """Each calendar's name and owner words, for telling "Maya's dentist" on Maya's calendar
+        from another dentist; nothing with one calendar (there is no whose to tell)."""
+        if not self.several:
+            return {}
+        return {c.id: c.words for c in self.calendars.values() if c.words}
+
+    def same_person(self, a: str, b: str) -> bool:
+        """Whether two calendars are one person's: the same calendar, or two with one owner."""
+        if a == b:
+            return True
+        one, other = self.calendars.get(a), self.calendars.get(b)
+        return bool(one and other and one.owner and one.owner.casefold() == other.owner.casefold())
+
+    def named_in(self, text: str) -> list[NamedCalendar]:
+        """Every calendar the message names, in order; a possessive or a name that is not
+        followed by a calendar word ("Leo's swim") names none, and "the family one" names one only
+        when a known calendar has that name."""
+        found: list[NamedCalendar] = []
+        taken: list[tuple[int, int]] = []
+        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE):
+            for match in pattern.finditer(text):
+                if any(a < match.end() and match.start() < b for a, b in taken):
+                    continue
+                who = match.group("who")
+                prep = (match.groupdict().get("prep") or "").casefold()
+                first = who.split()[0].casefold()
+                pronoun = first in PRONOUNS
+                ids = self.matching(who)
+                if pattern is _ONE_RE and not ids:
+                    continue  # "on that one", "to the new one": no calendar named
+                if not pronoun and not words_of(who):
+                    continue  # "on the calendar", "to the same calendar"
+                taken.append((match.start(), match.end()))
+                role: Role = "source" if prep in ("from", "off") else "target"
+                found.append(NamedCalendar(match.start(), match.end(), who, ids, role, pronoun))
+        return sorted(found, key=lambda n: n.start)
+
+
+def _facts(raw: Any) -> CalendarFacts | None:
+    if not isinstance(raw, dict) or not raw.get("id"):
+        return None
+    return CalendarFacts(str(raw["id"]), str(raw.get("name") or ""), str(raw.get("owner") or ""),
+                         bool(raw.get("primary")))
+
+
+def calendar_book(case: GuardCase) -> CalendarBook:
+    """The case's calendars: those it was given (`calendars`), then those any `list_calendars`
+    result names; the first word on a calendar stands."""
+    known: dict[str, CalendarFacts] = {}
+    listed: list[Any] = list(case.calendars)
+    for call in case.tool_calls:
+        if call.name == "list_calendars":
+            result = call.result
+            items = result.get("calendars") if isinstance(result, dict) else result
+            listed.extend(items if isinstance(items, list) else [])
+    for raw in listed:
+        facts = _facts(raw)
+        if facts is not None and facts.id not in known:
+            known[facts.id] = facts
+    return CalendarBook(known)
+
+
+def merged_words(event_words: frozenset[str], calendar_id: str,
+                 owners: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """An event's place words with its calendar's name and owner words added (`owner_words`)."""
+    extra = owners.get(calendar_id)
+    return event_words | extra if extra else event_words
+
+
+def all_ids(named: Iterable[NamedCalendar]) -> frozenset[str]:
+    out: set[str] = set()
+    for item in named:
+        out |= item.ids
+    return frozenset(out)
