@@ -152,6 +152,12 @@ def check_calendar(ctx: CheckContext) -> None:
 
 def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[NamedCalendar]) -> None:
     book = whose.book
+    now = [p for p in phrases if p.role == "current"]  # "it's on the family cal by mistake"
+    if now and write.kind != "create" and whose.was_on(write) not in all_ids(now):
+        ctx.unsure(write, f"the message says it is on the {now[0].said} calendar; it was not")
+    phrases = [p for p in phrases if p.role != "current"]
+    if not phrases:
+        return
     unknown = [p for p in phrases if not p.ids]
     if unknown:
         why = "a pronoun" if unknown[0].pronoun else "no calendar we know by that name"
@@ -175,6 +181,9 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     else:  # where the changed event is, or where it was asked to go: either way, this one
         wanted = all_ids(phrases)
     if written in wanted or _wrong_event_already(ctx, write):
+        return
+    if any(p.weak for p in phrases):
+        ctx.unsure(write, f"'{phrases[0].said}' may name a calendar or a place")
         return
     said = (targets or phrases)[0].said
     asked = " or ".join(f"'{book.calendars[i].name or i}'" for i in sorted(wanted))

@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from reflection.case import GuardCase
 
-Role = Literal["target", "source"]
+Role = Literal["target", "source", "current"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 PRONOUNS = frozenset("my our your his her their its".split())
 """Whose calendar a pronoun names is for judgement: the person's own ("my") or a shared one
 ("our") may be any of several, and "his" needs the conversation."""
+
+_OWN_PRONOUNS = frozenset("hers theirs mine ours yours".split())
 
 _NOT_NAMES = frozenset("""the a an this that same other new another right wrong correct main default
 shared whole own one which what whose every each any all""".split())
@@ -38,19 +40,32 @@ _WITH_PREP_RE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_WHO}(?:['\u2019]s?)?\s+(?
 _ONE_RE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_WHO}(?:['\u2019]s?)?\s+one\b", re.I | re.UNICODE)
 # "maya's calendar" with no preposition before it ("check maya's calendar and add ...")
 _BARE_RE = re.compile(rf"\b(?P<who>[^\W\d_]+)['\u2019]s?\s+(?:own\s+)?{_CALENDAR_WORD}\b", re.I | re.UNICODE)
+# "move it to his", "put it on maya's": a possessive ending a part, that may be a calendar (or a
+# place: "dinner to grandma's"), so it is weak: it can agree with a write, never prove one wrong
+_LONE_RE = re.compile(r"\b(?P<prep>to|onto|into|on)\s+(?P<who>his|hers|theirs|mine|ours|yours|"
+                      r"[^\W\d_]+['\u2019]s)(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
+                      re.I | re.UNICODE)
+# "the dentist is on the family cal (by mistake)": where it is now, not where it goes
+_NOW_BEFORE_RE = re.compile(r"(?:\bis|\bare|\bwas|\bwere|['\u2019]s|\bsits|\bsitting|\bcurrently|\bstill|"
+                            r"\bended\s+up|\bgot\s+(?:put|added))\s+$", re.I)
 
 
 def words_of(text: str) -> frozenset[str]:
     """The words of a calendar's name or owner, and of a name said, compared as they are spelt
     (casefolded, a plural's "s" and a possessive dropped: "Kids" is "kid", "Leo's" is "leo")."""
     out = set()
-    for word in _WORD_RE.findall(text.casefold().replace("\u2019", "'")):
-        word = word.removesuffix("'s")
+    for word in _WORD_RE.findall(re.sub(r"['\u2019]s\b", "", text.casefold())):
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
-        if word not in _NOT_NAMES and word not in PRONOUNS:
+        if word not in _NOT_NAMES and word not in PRONOUNS and word not in _OWN_PRONOUNS:
             out.add(word)
     return frozenset(out)
+
+
+def _said_as(word: str, own: frozenset[str]) -> bool:
+    """A word said names one of a calendar's words: the same, or its short form ("fam" for
+    "family", "fri" would not be a name)."""
+    return word in own or (len(word) >= 3 and any(w.startswith(word) for w in own))
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,7 @@ class NamedCalendar:
     ids: frozenset[str]
     role: Role
     pronoun: bool = False
+    weak: bool = False  # a possessive alone ("to maya's"): maybe a place, so it proves nothing
 
 
 @dataclass(frozen=True)
@@ -107,7 +123,8 @@ class CalendarBook:
         wanted = words_of(said)
         if not wanted:
             return frozenset()
-        return frozenset(c.id for c in self.calendars.values() if wanted <= c.words)
+        return frozenset(c.id for c in self.calendars.values()
+                         if all(_said_as(w, c.words) for w in wanted))
 
     def owner_words(self) -> Mapping[str, frozenset[str]]:
         """Each calendar's name and owner words, for telling "Maya's dentist" on Maya's calendar
@@ -129,14 +146,14 @@ class CalendarBook:
         when a known calendar has that name."""
         found: list[NamedCalendar] = []
         taken: list[tuple[int, int]] = []
-        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE):
+        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE):
             for match in pattern.finditer(text):
                 if any(a < match.end() and match.start() < b for a, b in taken):
                     continue
                 who = match.group("who")
                 prep = (match.groupdict().get("prep") or "").casefold()
-                first = who.split()[0].casefold()
-                pronoun = first in PRONOUNS
+                first = who.split()[0].casefold().replace("\u2019", "'").removesuffix("'s")
+                pronoun = first in PRONOUNS or first in _OWN_PRONOUNS
                 ids = self.matching(who)
                 if pattern is _ONE_RE and not ids:
                     continue  # "on that one", "to the new one": no calendar named
@@ -144,8 +161,18 @@ class CalendarBook:
                     continue  # "on the calendar", "to the same calendar"
                 taken.append((match.start(), match.end()))
                 role: Role = "source" if prep in ("from", "off") else "target"
-                found.append(NamedCalendar(match.start(), match.end(), who, ids, role, pronoun))
-        return sorted(found, key=lambda n: n.start)
+                if role == "target" and _NOW_BEFORE_RE.search(text[max(0, match.start() - 30):match.start()]):
+                    role = "current"
+                found.append(NamedCalendar(match.start(), match.end(), who, ids, role, pronoun,
+                                           weak=pattern is _LONE_RE))
+        found.sort(key=lambda n: n.start)
+        for n, item in enumerate(found):
+            # "from the family cal to maya's": a possessive right after a calendar it is moved
+            # from is the calendar it goes to
+            if item.weak and n and found[n - 1].role == "source" and not found[n - 1].weak \
+                    and not text[found[n - 1].end:item.start].strip():
+                found[n] = replace(item, weak=False)
+        return found
 
 
 def _facts(raw: Any) -> CalendarFacts | None:
