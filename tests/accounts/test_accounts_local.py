@@ -413,3 +413,28 @@ async def test_the_agenda_and_the_changes_list_say_whose_calendar_in_its_colour(
         prompt: Any = option.prompt
         assert "Piano recital" in prompt.plain
         assert coloured(prompt, "Leo"), prompt.plain
+
+
+def test_an_unfinished_request_from_before_the_accounts_is_named_and_waits(home: Path) -> None:
+    """A turn killed with one local calendar, then the accounts set up: these settings cannot
+    undo it, so start-up says so (never quiet), and the settings it was made with undo it."""
+    from family_support import write_config
+
+    with build_services(load_settings(), recover=False) as services:
+        made = services.backend.create_event(services.calendar_id, Event(
+            id=services.backend.new_event_id(), title="Dentist", timezone="America/Los_Angeles",
+            start=NOW.replace(day=23, hour=15), end=NOW.replace(day=23, hour=16)))
+        run(ToolRegistry(context(services, "t-old")), "update_calendar_event",
+            {"event_id": made.id, "title": "Dentist (moved)"})
+        services.journal.keep_for_recovery("t-old", "its process died")
+    local_family(home)
+    with build_services(load_settings()) as services:
+        assert services.recovered == []
+        [notice] = services.notices
+        assert "An unfinished request made with other calendar settings (the calendar on this computer)" in notice
+    (home / "config.toml").unlink()
+    write_config(home, "")
+    with build_services(load_settings()) as services:
+        assert [r.turn_id for r in services.recovered] == ["t-old"] and services.notices == []
+        back = services.backend.get_event(services.calendar_id, made.id)
+        assert back is not None and back.title == "Dentist"

@@ -483,6 +483,17 @@ class Journal:
             session.expunge_all()
         return [t for t in rows if not is_alive(read_owner(t.owner))]
 
+    def stranded_turns(self) -> list[JournalTurn]:
+        """Unfinished turns of a dead process made with other calendar settings (before the
+        accounts were set up, or on another backend): this backend cannot undo them, and they
+        wait for those settings to come back, so start-up says so instead of keeping quiet."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            rows = session.exec(select_rows(JournalTurn).where(
+                col(JournalTurn.state).in_(("open", "unfinished")),
+                col(JournalTurn.backend) != self.backend.name)).all()
+            session.expunge_all()
+        return [t for t in rows if not is_alive(read_owner(t.owner))]
+
     def _claim(self, turn: JournalTurn) -> bool:
         """Take a dead owner's turn, atomically: of two processes starting at once, one wins."""
         table = JournalTurn.__table__  # type: ignore[attr-defined]
