@@ -67,6 +67,16 @@ class Whose:
         return self.book.named_in(self.ctx.reading.text)
 
     @cached_property
+    def mine(self) -> frozenset[str]:
+        """The person's own calendars, as far as the calendars say: the default one and, when
+        it has an owner, every calendar of that owner ("on my calendar" agrees with these; it
+        proves nothing against another, whose owner may be the person too)."""
+        default = self.book.default_id
+        if default is None:
+            return frozenset()
+        return frozenset(c for c in self.book.calendars if self.book.same_person(default, c))
+
+    @cached_property
     def free_with(self) -> frozenset[str]:
         """The calendars of the people a free time is asked with: each calendar whose name or
         owner the message says ("when Maya and I are free": Maya's), and the person's own
@@ -155,7 +165,8 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     now = [p for p in phrases if p.role == "current"]  # "it's on the family cal by mistake"
     if now and write.kind != "create" and whose.was_on(write) not in all_ids(now):
         ctx.unsure(write, f"the message says it is on the {now[0].said} calendar; it was not")
-    phrases = [p for p in phrases if p.role != "current"]
+    own_kept = whose.written_on(write) in whose.mine  # "on my calendar", and it is on one of theirs
+    phrases = [p for p in phrases if p.role != "current" and not (_own(p) and own_kept)]
     if not phrases:
         return
     unknown = [p for p in phrases if not p.ids]
@@ -192,6 +203,11 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     ctx.error(write, "calendar", f"the message asks for the calendar {asked} (\"{said}\"); the call "
               f"{verb} '{name}'", f"use the calendar {asked}", None,
               proof={"named": said, "named_ids": sorted(wanted), "written": written})
+
+
+def _own(phrase: NamedCalendar) -> bool:
+    """"my calendar", "on mine": the person's own."""
+    return phrase.pronoun and phrase.said.casefold().split()[0] in ("my", "mine")
 
 
 def _wrong_event_already(ctx: CheckContext, write: WriteCall) -> bool:

@@ -229,3 +229,12 @@ def test_a_free_time_over_a_calendar_not_known_by_name_is_left_to_the_model() ->
     clash = create("home/family", title="Call", start="2026-03-04T15:00:00", end="2026-03-04T16:00:00")
     verdict = judge(message, clash, calendars=[])
     assert verdict.valid and verdict.llm_needed
+
+
+def test_my_calendar_agrees_with_the_default_one_and_proves_nothing_else() -> None:
+    mine = [{**c, "owner": "Sam"} if c["id"] == "home/family" else c for c in CALENDARS]
+    message = "add piano wednesday 4pm to my calendar"
+    right = judge(message, create("dad/dad", **PIANO), calendars=mine)  # Sam's other calendar
+    assert right.valid and not right.llm_needed
+    other = judge(message, create("home/leo", **PIANO), calendars=mine)
+    assert other.valid and other.llm_needed  # whose "my" is, is not proven here
