@@ -148,9 +148,10 @@ CALENDAR_TAG_WIDTH = 10
 
 
 def calendar_tag(name: str) -> Text:
-    """`● Leo` in the calendar's colour: whose event, in the agenda and the changes list."""
+    """`● Leo` in the calendar's colour: whose event, in the agenda and the changes list. The
+    spaces do not break, so a wrapped line never leaves the dot without its name."""
     short = name if len(name) <= CALENDAR_TAG_WIDTH else name[:CALENDAR_TAG_WIDTH - 1] + "…"
-    return Text(f"● {short}", style=f"bold {calendar_colour(name)}")
+    return Text(f"● {short}".replace(" ", "\u00a0"), style=f"bold {calendar_colour(name)}")
 
 
 @dataclass

@@ -392,7 +392,7 @@ async def test_the_agenda_and_the_changes_list_say_whose_calendar_in_its_colour(
     def coloured(text: Any, name: str) -> bool:  # a rich Text, or the Content Textual made of it
         hexa = calendar_colour(name).lower()
         rgb = "rgb({},{},{})".format(*(int(hexa[i:i + 2], 16) for i in (1, 3, 5)))
-        return any(text.plain[span.start:span.end] == f"● {name}"
+        return any(text.plain[span.start:span.end].replace("\u00a0", " ") == f"● {name}"
                    and (hexa in str(span.style).lower() or rgb in str(span.style))
                    for span in text.spans)
 
@@ -405,7 +405,7 @@ async def test_the_agenda_and_the_changes_list_say_whose_calendar_in_its_colour(
         await settle(pilot)
         body: Any = app.query_one(AgendaPanel).query_one(".agenda-body").render()
         line = next(x for x in body.plain.splitlines() if "Piano recital" in x)
-        assert line.endswith("● Leo") and coloured(body, "Leo"), body.plain
+        assert line.endswith("●\u00a0Leo") and coloured(body, "Leo"), body.plain
         assert coloured(body, "Mom") and coloured(body, "Family")
         await pilot.press("f4")
         listing: ChangesScreen = await wait_for_screen(pilot, ChangesScreen)

@@ -35,10 +35,11 @@ class ChangesScreen(ModalScreen[tuple[str, str] | None]):
             lines = change.lines(self.tz_name)
             counted = len(lines) != len(change.events)  # a big change is counted, not listed
             for n, line in enumerate(lines):
-                text.append("\n  " + line)
+                text.append("\n  ")
                 name = None if counted else self.calendar_names.get(change.events[n].calendar_id)
-                if name:
-                    text.append("  ").append_text(calendar_tag(name))
+                if name:  # first, so a long sentence that wraps never parts the dot from its name
+                    text.append_text(calendar_tag(name)).append("  ")
+                text.append(line)
             verb = "enter: undo" if change.undoable else "enter: redo" if change.redoable else "redone"
             text.append(f"\n  ({verb})", style="italic")
             options.append(Option(text, id=change.turn_id, disabled=not (change.undoable or change.redoable)))
