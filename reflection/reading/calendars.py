@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from reflection.case import GuardCase
 
-Role = Literal["target", "source", "current"]
+Role = Literal["target", "source", "current", "read"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -31,7 +31,7 @@ _NOT_NAMES = frozenset("""the a an this that same other new another right wrong 
 shared whole own one which what whose every each any all""".split())
 
 _CALENDAR_WORD = r"(?:calendars?|cal|calender|calandar|calendr|agenda|diary)"
-_WHO = r"(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+)?)"
+_WHO = r"(?P<who>[^\W\d_]+(?:['\u2019]s)?(?:\s+[^\W\d_]+)?)"  # "leo", "the family", "hemi's work"
 _PREP = r"(?P<prep>on|onto|to|into|in|from|off|for)"
 # "on Leo's calendar", "to the family cal", "into maya's own calendar", "from dad's calendar"
 _WITH_PREP_RE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_WHO}(?:['\u2019]s?)?\s+(?:own\s+)?{_CALENDAR_WORD}\b",
@@ -45,6 +45,14 @@ _BARE_RE = re.compile(rf"\b(?P<who>[^\W\d_]+)['\u2019]s?\s+(?:own\s+)?{_CALENDAR
 _LONE_RE = re.compile(r"\b(?P<prep>to|onto|into|on)\s+(?P<who>his|hers|theirs|mine|ours|yours|"
                       r"[^\W\d_]+['\u2019]s)(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
                       re.I | re.UNICODE)
+# "put it on bin days": a calendar's own name after a preposition, no calendar word
+_NAMED_ONLY_RE = re.compile(r"\b(?P<prep>on|onto|to|into|in)\s+(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})"
+                            r"(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
+                            re.I | re.UNICODE)
+# a question ("what's on grandma's calendar saturday?"): a calendar read, not written
+_SENTENCE_END_RE = re.compile(r"[.!?\n]")
+_QUESTION_START_RE = re.compile(r"^\s*(?:what|whats|what's|when|where|who|which|how|is|are|do|does|can\s+you\s+"
+                                r"(?:check|see|look|tell))\b", re.I)
 # "the dentist is on the family cal (by mistake)": where it is now, not where it goes
 _NOW_BEFORE_RE = re.compile(r"(?:\bis|\bare|\bwas|\bwere|['\u2019]s|\bsits|\bsitting|\bcurrently|\bstill|"
                             r"\bended\s+up|\bgot\s+(?:put|added))\s+$", re.I)
@@ -118,27 +126,52 @@ class CalendarBook:
         return calendar_id in self.calendars and bool(self.calendars[calendar_id].words)
 
     def matching(self, said: str) -> frozenset[str]:
-        """The calendars whose name or owner holds every word said ("family" is "Family
-        Shared"; "leo" is the calendar named Leo, or the one Leo owns)."""
+        """The calendars whose name holds every word said ("family" is "Family Shared"), or,
+        for a person's own calendar (`personal`), its name and owner ("leo" is the calendar
+        named Leo, or Leo's work calendar; not the Family calendar Leo's account holds)."""
         wanted = words_of(said)
         if not wanted:
             return frozenset()
+        return frozenset(c.id for c in self.calendars.values() if all(_said_as(w, self.words(c.id)) for w in wanted))
+
+    def words(self, calendar_id: str) -> frozenset[str]:
+        """What a calendar answers to: its name's words, and its owner's when it is personal."""
+        facts = self.calendars.get(calendar_id)
+        if facts is None:
+            return frozenset()
+        return facts.words if self.personal(calendar_id) else words_of(facts.name)
+
+    def named_whole(self, said: str) -> frozenset[str]:
+        """The calendars whose whole name is what was said ("bin days" is "Bin days")."""
+        wanted = " ".join(said.casefold().split())
         return frozenset(c.id for c in self.calendars.values()
-                         if all(_said_as(w, c.words) for w in wanted))
+                         if len(wanted) >= 3 and " ".join(c.name.casefold().split()) == wanted)
+
+    def personal(self, calendar_id: str) -> bool:
+        """A calendar of one person's time: its name is its owner's (or a word of it), or says
+        it is theirs ("Work", "Personal"). "Family", "Kids" or "Bin days" are shared, whoever's
+        account holds them, so an overlap there is nobody's own clash."""
+        facts = self.calendars.get(calendar_id)
+        if facts is None or not facts.owner:
+            return False
+        name = words_of(facts.name)
+        return bool(name & words_of(facts.owner)) or bool(name & _OWN_KINDS)
 
     def owner_words(self) -> Mapping[str, frozenset[str]]:
         """Each calendar's name and owner words, for telling "Maya's dentist" on Maya's calendar
         from another dentist; nothing with one calendar (there is no whose to tell)."""
         if not self.several:
             return {}
-        return {c.id: c.words for c in self.calendars.values() if c.words}
+        return {c.id: self.words(c.id) for c in self.calendars.values() if self.words(c.id)}
 
     def same_person(self, a: str, b: str) -> bool:
-        """Whether two calendars are one person's: the same calendar, or two with one owner."""
+        """Whether two calendars are one person's time: the same calendar, or two personal
+        calendars (`personal`) with one owner."""
         if a == b:
             return True
         one, other = self.calendars.get(a), self.calendars.get(b)
-        return bool(one and other and one.owner and one.owner.casefold() == other.owner.casefold())
+        return bool(one and other and one.owner and one.owner.casefold() == other.owner.casefold()
+                    and self.personal(a) and self.personal(b))
 
     def named_in(self, text: str) -> list[NamedCalendar]:
         """Every calendar the message names, in order; a possessive or a name that is not
@@ -146,7 +179,7 @@ class CalendarBook:
         when a known calendar has that name."""
         found: list[NamedCalendar] = []
         taken: list[tuple[int, int]] = []
-        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE):
+        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE, _NAMED_ONLY_RE):
             for match in pattern.finditer(text):
                 if any(a < match.end() and match.start() < b for a, b in taken):
                     continue
@@ -157,14 +190,22 @@ class CalendarBook:
                 ids = self.matching(who)
                 if pattern is _ONE_RE and not ids:
                     continue  # "on that one", "to the new one": no calendar named
+                whole = pattern is _NAMED_ONLY_RE and self.named_whole(who)
+                if pattern is _NAMED_ONLY_RE and not whole:
+                    continue  # "move it to friday", "on time": only a calendar's own full name counts
+                if whole:
+                    ids = whole
                 if not pronoun and not words_of(who):
                     continue  # "on the calendar", "to the same calendar"
                 taken.append((match.start(), match.end()))
                 role: Role = "source" if prep in ("from", "off") else "target"
                 if role == "target" and _NOW_BEFORE_RE.search(text[max(0, match.start() - 30):match.start()]):
                     role = "current"
-                found.append(NamedCalendar(match.start(), match.end(), who, ids, role, pronoun,
-                                           weak=pattern is _LONE_RE))
+                if _in_question(text, match.start()):
+                    role = "read"
+                # a one-word name alone ("to work") may be a place; "bin days" is the calendar
+                weak = pattern is _LONE_RE or (pattern is _NAMED_ONLY_RE and len(who.split()) < 2)
+                found.append(NamedCalendar(match.start(), match.end(), who, ids, role, pronoun, weak=weak))
         found.sort(key=lambda n: n.start)
         for n, item in enumerate(found):
             # "from the family cal to maya's": a possessive right after a calendar it is moved
@@ -173,6 +214,20 @@ class CalendarBook:
                     and not text[found[n - 1].end:item.start].strip():
                 found[n] = replace(item, weak=False)
         return found
+
+
+_OWN_KINDS = frozenset("work personal private job office me".split())
+
+
+def _in_question(text: str, index: int) -> bool:
+    """Whether `index` sits in a sentence that asks something ("whats on grandma's calendar
+    saturday?"): ends with a question mark or starts like a question."""
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        if match.start() >= index:
+            return match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
+        start = match.end()
+    return bool(_QUESTION_START_RE.match(text[start:index]))
 
 
 def _facts(raw: Any) -> CalendarFacts | None:

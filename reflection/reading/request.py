@@ -42,7 +42,7 @@ DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:
                        r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
 CREATE_RE = re.compile(r"\b(add(?:ed)?(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|"
                        r"schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
-                       r"set\s+up|create[ds]?|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
+                       r"set\s+up|create[ds]?|cop(?:y|ied|ies)\b(?!\s+(?:me|him|her|them|us)\s+(?:in|on)\b)|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
                        r"we\s+have\s+an?|got\s+an?|(?:pop|stick|chuck|throw|put|bung|jot|pencil)\s+(?:it|that|this|them)\s+"
                        r"(?:in|down|on)\b)\b", re.I)

@@ -231,10 +231,63 @@ def test_a_free_time_over_a_calendar_not_known_by_name_is_left_to_the_model() ->
     assert verdict.valid and verdict.llm_needed
 
 
-def test_my_calendar_agrees_with_the_default_one_and_proves_nothing_else() -> None:
-    mine = [{**c, "owner": "Sam"} if c["id"] == "home/family" else c for c in CALENDARS]
+def test_my_calendar_agrees_with_the_person_s_own_calendars_and_proves_nothing_else() -> None:
+    """Sam's default calendar is his own ("Sam"), so his Work calendar is his too."""
+    sams = [{**c, "primary": False} for c in CALENDARS] + [
+        {"id": "dad/sam", "name": "Sam", "owner": "Sam", "primary": True, "writable": True, "account": "dad"},
+        {"id": "dad/work", "name": "Work", "owner": "Sam", "primary": False, "writable": True, "account": "dad"}]
     message = "add piano wednesday 4pm to my calendar"
-    right = judge(message, create("dad/dad", **PIANO), calendars=mine)  # Sam's other calendar
+    right = judge(message, create("dad/work", **PIANO), calendars=sams)
     assert right.valid and not right.llm_needed
-    other = judge(message, create("home/leo", **PIANO), calendars=mine)
+    other = judge(message, create("home/leo", **PIANO), calendars=sams)
     assert other.valid and other.llm_needed  # whose "my" is, is not proven here
+    (error,) = calendar_errors(judge("add piano wednesday 4pm to my work calendar", create("mom/maya-work", **PIANO),
+                                     calendars=sams))
+    assert error.proof is not None and error.proof["named_ids"] == ["dad/work"]  # not Maya's Work
+
+
+def test_a_name_with_its_possessive_before_the_calendar_word_names_it() -> None:
+    (error,) = calendar_errors(judge("add piano wednesday 4pm to maya's work cal", create("mom/maya", **PIANO)))
+    assert error.proof is not None and error.proof["named_ids"] == ["mom/maya-work"]
+
+
+def test_a_calendar_said_by_its_whole_name_alone_names_it() -> None:
+    with_bins = [*CALENDARS, {"id": "home/bins", "name": "Bin days", "primary": False, "writable": True,
+                              "account": "home"}]
+    message = "glass recycling thu, put it on bin days"
+    made = {"title": "Glass recycling", "start": "2026-03-05", "end": "2026-03-06", "all_day": True}
+    assert judge(message, create("home/bins", **made), calendars=with_bins).valid
+    (error,) = calendar_errors(judge(message, create("home/family", **made), calendars=with_bins))
+    assert error.proof is not None and error.proof["named_ids"] == ["home/bins"]
+
+
+def test_a_calendar_asked_about_is_not_where_a_new_event_goes() -> None:
+    verdict = judge("whats on maya's calendar wednesday? also add piano wednesday 4pm", create(None, **PIANO))
+    assert not calendar_errors(verdict)
+
+
+def test_a_shared_calendar_is_nobody_s_own_time() -> None:
+    """The family calendar's account is Maya's, yet "Maya's calendar" is not it, and a free
+    time asked with Maya does not count an overlap there."""
+    shared = [{**c, "owner": "Maya"} if c["id"] == "home/family" else c for c in CALENDARS]
+    assert judge("add piano wednesday 4pm to maya's calendar", create("home/family", **PIANO),
+                 calendars=shared).errors
+    event = ev("ev_bake", "Bake sale", "2026-03-04T15:00:00-08:00", "2026-03-04T16:00:00-08:00", "home/family")
+    case = {"id": "t", "user_message": "find an hour wednesday afternoon when maya is free and book a call with her",
+            "now": NOW, "timezone": LA, "home_address": "1 Elm St", "calendar": [event], "calendars": shared,
+            "tool_calls": [create("mom/maya", title="Call", start="2026-03-04T15:00:00", end="2026-03-04T16:00:00")]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert not [f for f in verdict.findings if f.type == "conflict"]
+
+
+def test_among_several_calendars_one_known_by_no_name_is_not_checked() -> None:
+    verdict = judge("glass recycling thu, put it on bin days",
+                    create("home/bins", title="Glass recycling", start="2026-03-05", end="2026-03-06", all_day=True),
+                    calendars=[])
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_copying_an_event_is_asked_for_not_planted() -> None:
+    verdict = judge("copy maya's dentist to my calendar too",
+                    create(None, title="Dentist", start="2026-03-04T15:00:00", end="2026-03-04T16:00:00"))
+    assert not [f for f in verdict.errors if f.type == "other"]
