@@ -24,6 +24,7 @@ entries are typed values (`Entry`, `Intent`), never JSON.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import cache
@@ -281,6 +282,21 @@ class _Group:
     ids: list[int]
     first: Entry
     last: Entry
+    between: list[JournalEntry] = field(default_factory=list)  # the rows between, read if needed
+
+    def left_earlier(self, same: Callable[[Snapshot, Snapshot], bool], current: Snapshot) -> bool:
+        """Whether `current` is what one of our earlier writes left (not the last one): undoing
+        a series on CalDAV puts its occurrences back as they were at the series' first write,
+        which is a state of ours, not someone else's change."""
+        for row in self.between:
+            try:
+                entry = Entry.read(row)
+            except Unreadable:
+                continue
+            if entry.state == "done" and entry.post is not None and same(entry.post, current):
+                return True
+        return same(self.first.post, current) if self.first is not self.last and \
+            self.first.state == "done" and self.first.post is not None else False
 
     @property
     def pre(self) -> Snapshot:
@@ -309,7 +325,7 @@ def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _G
     event written once has one row, read once: it is both)."""
     first = Entry.read(rows[0])
     return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None], first,
-                  first if len(rows) == 1 else Entry.read(rows[-1]))
+                  first if len(rows) == 1 else Entry.read(rows[-1]), rows[1:-1])
 
 
 class _Record:
@@ -831,7 +847,8 @@ class Journal:
                     # Already back as it was (a rollback that stopped before marking its
                     # entries): nothing to undo, and nobody's change to keep.
                     return ("noop", "")
-                return ("conflict", "changed by someone else after our write")
+                if not group.left_earlier(self.backend.same_content, current):
+                    return ("conflict", "changed by someone else after our write")
             # Same content under a new version: a server-side stamp (Google re-tags an
             # occurrence when its series is restored), not someone else's change.
         return RestoreItem(group.pre, current.version, post)
