@@ -69,8 +69,8 @@ class Whose:
 
     @cached_property
     def mine(self) -> frozenset[str]:
-        """The person's own calendars, as far as the calendars say: the default one and, when
-        it has an owner, every calendar of that owner ("on my calendar" agrees with these; it
+        """The person's own calendars, as far as the calendars say: the default one and, when it
+        is personal, its owner's other personal ones ("on my calendar" agrees with these; it
         proves nothing against another, whose owner may be the person too)."""
         default = self.book.default_id
         if default is None:
@@ -87,9 +87,8 @@ class Whose:
             text = text[:item.start] + " " * (item.end - item.start) + text[item.end:]
         said = words_of(text)
         out = {c for c in self.book.calendars if self.book.words(c) & said}
-        if _SELF_RE.search(self.ctx.reading.text) and self.book.default_id is not None:
-            mine = self.book.default_id
-            out |= {c for c in self.book.calendars if self.book.same_person(mine, c)}
+        if _SELF_RE.search(self.ctx.reading.text):
+            out |= self.mine
         return frozenset(out)
 
 
