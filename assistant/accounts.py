@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assistant.settings import SettingsError
-from tools.backends.accounts import Account, AccountsBackend, CalendarChoice, short_names, split_id
+from tools.backends.accounts import Account, AccountsBackend, CalendarChoice, calendar_facts, short_names, split_id
 from tools.backends.base import CalendarBackend, CalendarError
 from tools.calendar.events import CalendarInfo
 from tools.masking import remember_secret, url_password
@@ -270,4 +270,5 @@ def choose_calendars(settings: Settings, backend: AccountsBackend) -> tuple[Cale
     names = {**short_names(infos), **short_names([i for i in infos if i.id in ids])}
     for calendar_id in ids:
         names.setdefault(calendar_id, split_id(calendar_id)[1])
-    return CalendarChoice(tuple(dict.fromkeys(ids)), names), default
+    facts = tuple(calendar_facts(i, default) for i in infos if i.id in ids)
+    return CalendarChoice(tuple(dict.fromkeys(ids)), names, facts), default

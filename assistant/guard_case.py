@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from assistant.services import Services
 from reflection.case import GuardCall, GuardCase, WindowTexts
+from reflection.reading.calendars import words_of
 from reflection.reading.event_refs import texts_reached
 from tools.backends.base import CalendarBackend, CalendarError
 from tools.backends.local import LocalBackend, listing_key
@@ -240,13 +241,15 @@ def _with_extras(backend: CalendarBackend, calendar_id: str, events: dict[str, E
     return events
 
 
-def family_around(services: Services, now: datetime, calls: Sequence[NamedCall]) -> dict[str, Event]:
-    """With several accounts: `calendar_around` of the default calendar and of every calendar a
-    call names, each event carrying its `calendar_id`, so a change to Leo's swim on Dad's
-    Google calendar is judged against that calendar's events. Calendars no call touches are not
-    read: the family's calendars overlap all the time, and an overlap with an event on someone
-    else's calendar is no conflict unless the person asks. A calendar that cannot be read now
-    is left out (a write to it failed as well)."""
+def family_around(services: Services, now: datetime, calls: Sequence[NamedCall],
+                  message: str = "") -> dict[str, Event]:
+    """With several accounts: `calendar_around` of the default calendar, of every calendar a
+    call names and of every calendar whose name or owner the message says, each event carrying
+    its `calendar_id`, so a change to Leo's swim on Dad's Google calendar is judged against that
+    calendar's events, and "Maya's dentist" is looked for on Maya's calendar too. Other
+    calendars are not read: the family's calendars overlap all the time, and an overlap with an
+    event on someone else's calendar is no conflict unless the person asks (then they are
+    named). A calendar that cannot be read now is left out (a write to it failed as well)."""
     named: dict[str, set[str]] = {}
     for call in calls:
         spec = services.catalog.get(call.name)
@@ -255,8 +258,11 @@ def family_around(services: Services, now: datetime, calls: Sequence[NamedCall])
             ids = named.setdefault(calendar_id, set())
             if item.get("event_id"):
                 ids.add(str(item["event_id"]))
+    said = words_of(message)
+    spoken = [f["id"] for f in services.calendars.facts
+              if words_of(f"{f.get('name') or ''} {f.get('owner') or ''}") & said]
     events: dict[str, Event] = {}
-    for calendar_id in dict.fromkeys([services.calendar_id, *named]):
+    for calendar_id in dict.fromkeys([services.calendar_id, *named, *spoken]):
         try:
             found = calendar_around(services.backend, calendar_id, now, named.get(calendar_id, set()))
         except CalendarError:
@@ -295,7 +301,7 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
     before = pre_images(services, turn_id, attempt)
     around: BoundedWindow | None = None
     if services.calendars.ids:  # several accounts: each written calendar's window, whole
-        events = _with_pre_images(family_around(services, now, calls), before)
+        events = _with_pre_images(family_around(services, now, calls, message), before)
     else:
         named = named_event_ids(calls, services.catalog)
         events, around = guard_window(backend, cal_id, now, named, message, before)
@@ -304,4 +310,5 @@ def build_guard_case(services: Services, turn_id: str, attempt: int, calls: Sequ
                      home_address=settings.home_address, calendar=list(events.values()), around=around,
                      tool_calls=[GuardCall(c.name, c.input, c.result.data if c.result else None)
                                  for c in judged],
-                     backend=backend.name, places=dict(settings.places), catalog=services.catalog)
+                     backend=backend.name, places=dict(settings.places), catalog=services.catalog,
+                     calendars=[dict(f) for f in services.calendars.facts])

@@ -196,6 +196,26 @@ def primary_calendar(settings: Settings, backend: CalendarBackend) -> tuple[str,
     return settings.calendar_id or backend.primary_calendar_id(), notices
 
 
+def stranded_notices(journal: Journal) -> list[str]:
+    """One sentence for the unfinished requests other calendar settings left, which these
+    settings cannot undo: named, never dropped."""
+    turns = journal.stranded_turns()
+    if not turns:
+        return []
+    kinds = ", ".join(sorted({BACKEND_WORDS.get(t.backend, t.backend) for t in turns}))
+    one = len(turns) == 1
+    count = "An unfinished request" if one else f"{len(turns)} unfinished requests"
+    notice = (f"{count} made with other calendar settings ({kinds}) could not be undone with "
+              f"these; {'it waits, and is' if one else 'they wait, and are'} undone the next time "
+              "the app starts with those settings.")
+    RECOVERY_LOG.warning(notice)
+    return [notice]
+
+
+BACKEND_WORDS = {"local": "the calendar on this computer", "google": "Google Calendar",
+                 "caldav": "a CalDAV calendar", "accounts": "several accounts"}
+
+
 def created_notice(name: str) -> str:
     """The sentence said when a calendar was made on the person's CalDAV account."""
     return f"Created the calendar {name!r} on your CalDAV account (it had none)."
@@ -273,6 +293,8 @@ def build_services(settings: Settings, backend: CalendarBackend | None = None,
             if known is not None and calendar_id not in known:
                 raise SettingsError(f"calendar_id: no calendar {calendar_id!r} (have {', '.join(sorted(known))})")
             recovered = recover_turns(settings, journal, own_backend, stores) if recover else []
+        if recover:
+            notices += stranded_notices(journal)
     except BaseException:
         if own_backend and backend is not None:
             backend.close()

@@ -87,6 +87,10 @@ class GuardCase:
     catalog: SpecRegistry = field(default_factory=all_specs, repr=False, compare=False)
     """How the calls are read (guarded or not, which kind of write): the app's tools unless the
     door that built the case runs others."""
+    calendars: list[dict[str, Any]] = field(default_factory=list)
+    """The calendars the person reads, as `list_calendars` gives them (`{id, name, owner?,
+    primary, ...}`): what "on Leo's calendar" can mean. Empty: only what the calls' own
+    `list_calendars` results say."""
     around: CalendarAround | None = field(default=None, repr=False, compare=False)
     """When set, `calendar` is part of this window (every event the checks need one by one) and
     the checks that read the whole window ask it; None: `calendar` is the whole of it."""
@@ -147,10 +151,13 @@ def case_from_json(data: Any) -> GuardCase:
         raise CaseError(f"backend: {backend!r} is not 'local' or 'google'")
     if not isinstance(data["user_message"], str):
         raise CaseError("user_message: expected a string")
+    calendars = data.get("calendars") or []
+    if not isinstance(calendars, list) or not all(isinstance(c, dict) for c in calendars):
+        raise CaseError("calendars: expected a list of calendars ({id, name, owner?, primary})")
     reflection = data.get("llm_reflection")
     return GuardCase(user_message=data["user_message"], now=now, timezone=tz_name,
                      home_address=data.get("home_address"), calendar=calendar, tool_calls=calls,
                      backend=backend, id=data.get("id"),
                      llm_reflection=reflection if isinstance(reflection, str) else None,
                      has_llm_reflection="llm_reflection" in data,
-                     places=data.get("places") or {})
+                     places=data.get("places") or {}, calendars=calendars)

@@ -19,6 +19,7 @@ from reflection.checks.allowed import Allowed, describe, slots_for
 from reflection.checks.context import CallCheck, CheckContext, WriteCall
 from reflection.dates.resolver import Resolution, resolve
 from reflection.findings import Fact, Finding
+from reflection.reading.calendars import calendar_book
 from reflection.reading.request import RequestReading, read_request
 from reflection.wording import WEEKDAYS, describe_day
 from tools.calendar.occurrences import series_of
@@ -135,7 +136,9 @@ def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS
 
 def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
-    reading = read_request(case.user_message, resolution, case.calendar)
+    book = calendar_book(case)
+    spans = [(n.start, n.end) for n in book.named_in(case.user_message)]
+    reading = read_request(case.user_message, resolution, case.calendar, book.owner_words(), spans)
     calls = _guarded_calls(case)
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
     _reading_facts(ctx)

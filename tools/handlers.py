@@ -28,7 +28,7 @@ from tools.calendar.events import (
 from tools.calendar.occurrences import instance_parts
 from tools.calendar.patching import apply_patch, check_times
 from tools.calendar.recurrence import check_recurrence
-from tools.calendar.series_split import moved_rule
+from tools.calendar.series_split import moved_rule, until_as
 from tools.context import ToolContext, ToolResult
 from tools.fence import clean_text, fence
 from tools.journal.entries import Intent
@@ -283,9 +283,17 @@ def prepare_update(ctx: ToolContext, item: dict[str, Any],
     if not patch:
         raise EventFieldError("event_id", "no field to change was given")
     expected = apply_patch(current, patch)
-    if current.is_recurring_series and "start" in patch.fields and "recurrence" not in patch.fields:
+    given_rule = "recurrence" in patch.fields
+    if current.is_recurring_series and "start" in patch.fields and not given_rule:
         rule = moved_rule(current.recurrence, current.start, expected.start)
         if rule is not None:  # the day the rule names follows the start ("Thursdays now")
+            patch = EventPatch({**patch.fields, "recurrence": list(rule)})
+            expected = apply_patch(current, patch)
+    if current.is_recurring_series and not given_rule and expected.all_day != current.all_day \
+            and expected.recurrence:
+        # an all-day series made timed (or back) keeps its end: its UNTIL in the new form
+        rule = until_as(expected.recurrence, expected.all_day, expected.zone)
+        if rule != expected.recurrence:
             patch = EventPatch({**patch.fields, "recurrence": list(rule)})
             expected = apply_patch(current, patch)
     if patch.fields.keys() & {"recurrence", "start", "timezone", "all_day"}:

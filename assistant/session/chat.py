@@ -8,7 +8,7 @@ these few members. The CLI and the MCP server keep using the agent and `Changes`
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TYPE_CHECKING, Protocol
 
@@ -73,6 +73,12 @@ class ChatSession(Protocol):
         """The recent changes, for undo, redo and the changes list."""
         ...
 
+    @property
+    def calendar_names(self) -> Mapping[str, str]:
+        """Each calendar's short name by id when the person reads several ("Leo", "Family
+        (mom)"), so the agenda and the changes list say whose event; empty with one calendar."""
+        ...
+
     def send(self, message: str, observer: TurnObserver) -> TurnReport:
         """One turn: the person's message in, the judged outcome back; progress goes to
         `observer` while it runs."""
@@ -118,6 +124,11 @@ class AgentSession:
     @property
     def notices(self) -> list[str]:
         return self.agent.services.notices
+
+    @property
+    def calendar_names(self) -> Mapping[str, str]:
+        choice = self.agent.services.calendars
+        return {i: choice.name(i) for i in choice.ids} if len(choice.ids) > 1 else {}
 
     def send(self, message: str, observer: TurnObserver) -> TurnReport:
         return self.agent.run_turn(message, observer)

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from rich.text import Text
+
 from assistant.report import TurnReport
 from assistant.session.spoken import counted_words, dates_in_words, without_tautology
 from assistant.session.words import RETRY_HINTS, hold_reasons, not_verified_lines, plain
@@ -139,6 +141,17 @@ CALENDAR_COLOURS = ("#5fafff", "#ff875f", "#87d75f", "#d787ff", "#ffd75f", "#5fd
 
 def calendar_colour(name: str) -> str:
     return CALENDAR_COLOURS[zlib.crc32(name.casefold().encode()) % len(CALENDAR_COLOURS)]
+
+
+CALENDAR_TAG_WIDTH = 10
+"""At most this many characters of a calendar's name beside an event (80x24 leaves no more)."""
+
+
+def calendar_tag(name: str) -> Text:
+    """`● Leo` in the calendar's colour: whose event, in the agenda and the changes list. The
+    spaces do not break, so a wrapped line never leaves the dot without its name."""
+    short = name if len(name) <= CALENDAR_TAG_WIDTH else name[:CALENDAR_TAG_WIDTH - 1] + "…"
+    return Text(f"● {short}".replace(" ", "\u00a0"), style=f"bold {calendar_colour(name)}")
 
 
 @dataclass

@@ -86,7 +86,7 @@ class UndoRedo:
             if choice is not None:
                 self._run(session, *choice)
 
-        self.app.push_screen(ChangesScreen(listed, session.timezone), chosen)
+        self.app.push_screen(ChangesScreen(listed, session.timezone, session.calendar_names), chosen)
 
     def _run(self, session: ChatSession, what: str, turn_id: str) -> None:
         self.app.run_worker(partial(self._change, session, what, turn_id), thread=True, exclusive=True,

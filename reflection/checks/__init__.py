@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from reflection.checks.calendars import check_calendar
 from reflection.checks.context import CheckContext
 from reflection.checks.created import (
     check_all_day_spans,
-    check_calendar,
     check_created_titles,
     check_invited,
     check_renamed_titles,

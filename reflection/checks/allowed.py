@@ -8,6 +8,7 @@ the person's zone, so a correct time written in UTC passes and a wrong offset do
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Literal
@@ -93,6 +94,13 @@ def _event_day(event: Event, tz: ZoneInfo) -> date:
     return start.astimezone(tz).date() if isinstance(start, datetime) else start
 
 
+_CLOCK_RE = re.compile(r"\d\s*(?:am|pm|a\.m\.|p\.m\.|[ap]\b|h\b|:\d\d)|\d\s*(?:-|–|to|until|till)\s*\d|"
+                       r"\b(?:noon|midday|midnight)\b", re.I)
+"""A clock time in a range's words ("3-6pm", "9:30 to 11"): its start is that time. Without
+one ("nov 22 afternoon", "sunday morning") the range is a window the start may fall anywhere in;
+the date's own digits do not make it a clock time."""
+
+
 def slots_for(phrase: Phrase, event: Event | None, tz: ZoneInfo, allowed: Allowed,
               anchor_time_to_event: bool) -> None:
     """Add what one phrase allows, for this event (None for a new event)."""
@@ -135,7 +143,7 @@ def slots_for(phrase: Phrase, event: Event | None, tz: ZoneInfo, allowed: Allowe
             continue
         zone_of = start.tzinfo if isinstance(start.tzinfo, ZoneInfo) else tz
         window_end = end if isinstance(end, datetime) and expr.kind == "range" and \
-            not any(ch.isdigit() for ch in expr.span) else None
+            not _CLOCK_RE.search(expr.span) else None
         if time_only and anchor_time_to_event:
             allowed.times.append(TimeSlot(start.time(), window_end.time() if window_end else None,
                                           zone_of, phrase, cand.reading))

@@ -1,10 +1,10 @@
 """Values a write carries besides its times, checked against the people and things the message
 names (CONTRACT 5, "verified in full means every value written was checked"): a created title,
-the addresses invited, the calendar written to, an all-day span.
+the addresses invited, an all-day span (the calendar written to: `reflection.checks.calendars`).
 
 Each check proves an error only from the message's own words ("book Leo's haircut" written as
-"Maya haircut"; "invite carlos.m@example.com" written as carlos@example.com; "on Maya's calendar"
-written to the family one; "a 3-day trip" written as two days). Anything it cannot read for sure
+"Maya haircut"; "invite carlos.m@example.com" written as carlos@example.com; "a 3-day trip"
+written as two days). Anything it cannot read for sure
 leaves the call unverified, so the reflection model looks at it.
 """
 from __future__ import annotations
@@ -232,54 +232,6 @@ def check_invited(ctx: CheckContext) -> None:
                       proof={"given": sorted(given), "written": unknown})
         elif unknown:
             ctx.unsure(write, "it invites an address the message does not give")
-
-
-_CALENDAR_NAMED_RE = re.compile(r"\b(?:on|to|in|into)\s+(?:the\s+)?([^\W\d_]+)(?:['\u2019]s)?\s+(?:own\s+)?"
-                                r"(?:calendar|cal)\b", re.I | re.UNICODE)
-
-
-def check_calendar(ctx: CheckContext) -> None:
-    """"on Maya's calendar" against the calendar written (its name from a list_calendars result);
-    a calendar named that the call does not write to is an error (`calendar`)."""
-    named = [m.group(1).casefold() for m in _CALENDAR_NAMED_RE.finditer(ctx.reading.text)]
-    # a pronoun names no calendar by itself ("on his calendar": whose is for judgement)
-    pronouns = ("my", "our", "the", "this", "that", "your", "his", "her", "their", "its", "same", "other")
-    if any(n in pronouns[6:] for n in named):
-        for write in ctx.writes:
-            if write.kind != "delete" and not write.failed:
-                ctx.unsure(write, "the calendar is named by a pronoun")
-    named = [n for n in named if n not in pronouns]
-    if not named:
-        return
-    names = _calendar_names(ctx)
-    for write in ctx.writes:
-        if write.failed or write.kind == "delete":
-            continue
-        cal = str(write.input.get("calendar_id") or "")
-        label = names.get(cal, cal).casefold()
-        if not cal:
-            ctx.unsure(write, f"'{named[0]}' calendar was named and the call writes to the default one")
-        elif any(n in label for n in named):
-            continue
-        elif cal in names or names:
-            ctx.error(write, "calendar", f"the message names {named[0].title()}'s calendar; the call writes "
-                      f"to '{names.get(cal, cal)}'", f"write it to {named[0].title()}'s calendar", None,
-                      proof={"named": named[0], "written": cal, "written_name": names.get(cal, cal)})
-        else:
-            ctx.unsure(write, "the calendar written is not known by name")
-
-
-def _calendar_names(ctx: CheckContext) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for call in ctx.case.tool_calls:
-        if call.name != "list_calendars":
-            continue
-        result = call.result
-        items = result.get("calendars") if isinstance(result, dict) else result
-        for item in items if isinstance(items, list) else []:
-            if isinstance(item, dict) and item.get("id"):
-                out[str(item["id"])] = " ".join(str(item.get(k) or "") for k in ("name", "owner")).strip()
-    return out
 
 
 def check_all_day_spans(ctx: CheckContext) -> None:

@@ -218,6 +218,15 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         if single is not None:
             ctx.unsure(write, "the phrase for this change could not be told apart")
             return
+    if not update and _day_said_elsewhere(ctx, binding.phrases):
+        # "the party is sat 24 oct 3-6pm, put me down for pickup at 6": a time said alone may
+        # be on the day said for something else, not the next 6 o'clock; only the time is sure
+        anchored = _allowed(ctx, binding.phrases, None, True)
+        at_time = judge(start, anchored, ctx.tz, wall)
+        if at_time.ok:
+            ctx.unsure(write, "the time is said alone, and the day may be one said for something else")
+            return
+        allowed, verdict = anchored, at_time
     own = _own_clock(ctx, tz_name)
     if own is not None and judge(start, on_clock(allowed, ctx.tz, own), own, wall).ok:
         # "leaves heathrow 11:20am", written on London's clock for a person in Los Angeles: the
@@ -226,6 +235,16 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _day_said_elsewhere(ctx: CheckContext, phrases: list[Phrase]) -> bool:
+    """The phrases bound to a new event say a time of day and no day, and another phrase of the
+    message says a day."""
+    def has_day(p: Phrase) -> bool:
+        return p.day_relative is not None or (p.expression is not None and not p.expression.time_of_day_only
+                                              and p.expression.kind != "time")
+    return not any(has_day(p) for p in phrases) and any(
+        has_day(p) for p in ctx.reading.phrases if p not in phrases and p.role != "negated")
 
 
 def _own_clock(ctx: CheckContext, tz_name: str | None) -> ZoneInfo | None:

@@ -1,8 +1,9 @@
 """Conflicts and duplicates against the calendar as it was (CONTRACT section 5, computed, no model).
 
-`conflict`: a written timed event overlaps another timed event of the same calendar (transparent,
-cancelled and all-day events do not count): a warning, or an error when the person asked for a
-free time. `duplicate`: a created event that already exists at that time with the same or a
+`conflict`: a written timed event overlaps another timed event of the same calendar, or of
+another calendar of the same person, or of a person the message asks a free time with
+(transparent, cancelled and all-day events do not count): a warning, or an error when the person
+asked for a free time. `duplicate`: a created event that already exists at that time with the same or a
 near-same title: an error when the person asked to move it, else a warning.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from datetime import datetime, timedelta
 
 from rapidfuzz import fuzz
 
+from reflection.checks.calendars import UNKNOWN_CALENDAR, Whose
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.reading.event_refs import tokenize
 from reflection.wording import describe_when
@@ -68,17 +70,42 @@ def _after_writes(ctx: CheckContext, write: WriteCall) -> list[Event]:
     return out
 
 
-def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime) -> list[Event]:
+def _counts(whose: Whose, write: WriteCall, written: str | None, other: str) -> bool | None:
+    """Whether an event on calendar `other` can conflict with this write: on the same person's
+    calendars, or on a calendar of someone the person asked a free time with ("when Maya and I
+    are both free"); a family's other calendars overlap all the time, and that is no conflict.
+    Where the calendars are not known by name, the write's own calendar, as before; and None
+    (cannot tell) for another calendar when a free time was asked: it may be a person's asked."""
+    book = whose.book
+    if written is None or (other == UNKNOWN_CALENDAR and other not in book.calendars):
+        calendar_id = write.input.get("calendar_id")
+        return not calendar_id or other == calendar_id
+    if book.same_person(written, other):
+        return True
+    if not whose.ctx.reading.free_time_asked:
+        return False
+    if other in whose.free_with:
+        return True
+    return None if not (book.knows(other) and book.knows(written)) else False
+
+
+def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime,
+            whose: Whose, unsure: list[Event] | None = None) -> list[Event]:
+    """The events this write can conflict with; those on a calendar it cannot tell about go to
+    `unsure`."""
     own = ctx.series_key(write.event_id) if write.event_id else None
     moved = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind != "create" and not w.failed}
-    calendar_id = write.input.get("calendar_id")
+    written = whose.written_on(write)
     out = []
     around = ctx.case.around  # a bounded case: only the window's events near the span
     for event in ctx.case.calendar if around is None else around.near(start, end):
         key = event.recurring_event_id or event.id
         if key == own or key in moved or event.all_day or event.status == "cancelled":
             continue
-        if calendar_id and event.calendar_id != calendar_id:
+        counts = _counts(whose, write, written, event.calendar_id)
+        if counts is None and unsure is not None:
+            unsure.extend(_expanded(event, start, end))
+        if not counts:
             continue
         out.extend(_expanded(event, start, end))
     return out + [e for e in _after_writes(ctx, write) if e.id != own]
@@ -89,6 +116,7 @@ def check_overlaps(ctx: CheckContext) -> None:
     one bulk update that now overlap each other are one conflict, and a duplicate is reported as
     a duplicate only, not also as a conflict."""
     seen: set[frozenset[str]] = set()
+    whose = Whose(ctx)
     for write in ctx.writes:
         if write.failed or write.kind == "delete" or ctx.is_flagged(write):
             continue
@@ -98,7 +126,8 @@ def check_overlaps(ctx: CheckContext) -> None:
         start, end = span
         current = ctx.event(write.event_id)
         title = str(write.written("title") or (current.title if current is not None else ""))
-        for other in _others(ctx, write, start, end):
+        unknown: list[Event] = []
+        for other in _others(ctx, write, start, end, whose, unknown):
             if not isinstance(other.start, datetime):
                 continue
             o_start, o_end = other.start_instant, other.end_instant
@@ -126,3 +155,7 @@ def check_overlaps(ctx: CheckContext) -> None:
                     f"'{title}' overlaps '{other.title}' ({when})",
                     "find a free time with find_free_time" if ctx.reading.free_time_asked else
                     "mention the overlap to the person")
+        if any(start < o.end_instant and o.start_instant < end for o in unknown
+               if isinstance(o.start, datetime)):
+            ctx.unsure(write, "a free time was asked, and it overlaps an event on a calendar not "
+                              "known by name")

@@ -63,7 +63,7 @@ def check_unreferenced(ctx: CheckContext) -> None:
         key = ctx.series_key(write.event_id)
         if reading.may_name(key) or ctx.event(write.event_id) is None:
             continue
-        if evidence_for(key, reading.text, ctx.case.calendar) > 0:
+        if evidence_for(key, reading.text, ctx.case.calendar, reading.owners) > 0:
             ctx.unsure(write, "the message may refer to this event")
             continue
         unnamed.setdefault(key, []).append(write)

@@ -65,7 +65,8 @@ P_HOLIDAY = rx(rf"\b(?:(?P<mod>next|last|previous|following|this|coming"
                rf"|\s+(?:of\s+)?(?P<which>this|next|last)\s+year\b)?")
 HOLIDAY_CTX = rx(r"\b(?:on|for|until|till|by|before|after|since|through|thru|over|at|around|celebrate|is|was)"
                  r"\s+(?:the\s+)?$")
-_WEAK_ABBR_AFTER = rx(r"\s*(?:\d|at\s+\d|the\s+\d|,\s*\w+\s+\d|morning|afternoon|evening|night)")
+_WEAK_ABBR_AFTER = rx(r"\s*(?:\d|at\s+\d|the\s+\d|,\s*\w+\s+\d|morning|afternoon|evening|night|"
+                      r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)")  # "sat mar 7"
 
 _ORD_N = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
           "fifth": 5, "5th": 5, "last": -1, "final": -1}

@@ -187,16 +187,21 @@ def _people_of(attendees: tuple[str, ...], description: str | None) -> frozenset
     return frozenset(w for w in found if is_content(w))
 
 
-def profiles(calendar: Sequence[Event]) -> list[EventProfile]:
-    """One profile per event, occurrences of a series folded into their series."""
+def profiles(calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | None = None) -> list[EventProfile]:
+    """One profile per event, occurrences of a series folded into their series. `owners`: each
+    calendar's name and owner words (several calendars), which count like a place's words:
+    "Maya's dentist" leans to the dentist on Maya's calendar, and they alone never name it."""
     by_key: dict[str, EventProfile] = {}
     for event in calendar:
         key = event.recurring_event_id or event.id
         if key in by_key:
             by_key[key].event_ids.add(event.id)
             continue
-        by_key[key] = EventProfile(key, event.title, *_profile_words(
-            event.title, event.attendees, event.description, event.location), event_ids={event.id})
+        words = _profile_words(event.title, event.attendees, event.description, event.location)
+        whose = owners.get(event.calendar_id) if owners else None
+        if whose:
+            words = _joined(words[0], words[1], words[2] | whose)
+        by_key[key] = EventProfile(key, event.title, *words, event_ids={event.id})
     return list(by_key.values())
 
 
@@ -207,7 +212,15 @@ def _profile_words(title: str, attendees: tuple[str, ...], description: str | No
     """Title, people and place words of one event's texts, all of them together and weighted
     (`EventProfile`), cached on those texts: a calendar repeats them (a weekly lesson, the same
     dentist), and every check reads the whole window."""
-    title_words, people, place_words = _words(title), _people_of(attendees, description), _words(location)
+    return _joined(_words(title), _people_of(attendees, description), _words(location))
+
+
+@lru_cache(maxsize=1 << 14)
+def _joined(title_words: frozenset[str], people: frozenset[str], place_words: frozenset[str]
+            ) -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str],
+                       tuple[tuple[str, float], ...]]:
+    """A profile's words as `EventProfile` holds them: title, people, place, all of them
+    together, and weighted (`_weighted`)."""
     return (title_words, people, place_words, title_words | people | place_words,
             _weighted(title_words, people, place_words))
 
@@ -231,8 +244,8 @@ class EventIndex:
     confirmed with `word_similarity` itself, so the profiles scored are exactly those that would
     have scored above zero, in their original order: the same candidates, scores and ties."""
 
-    def __init__(self, calendar: Sequence[Event]) -> None:
-        self.profiles = profiles(calendar)
+    def __init__(self, calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | None = None) -> None:
+        self.profiles = profiles(calendar, owners)
         postings: dict[str, list[int]] = {}
         for position, prof in enumerate(self.profiles):
             for word in prof.all_words:
@@ -316,19 +329,20 @@ class _PostingCounts(Mapping[str, int]):
         return len(self._postings)
 
 
-_INDEX_CACHE: list[tuple[Sequence[Event], tuple[int, ...], EventIndex]] = []
+_INDEX_CACHE: list[tuple[Sequence[Event], tuple[int, ...], Mapping[str, frozenset[str]] | None,
+                         EventIndex]] = []
 
 
-def event_index(calendar: Sequence[Event]) -> EventIndex:
+def event_index(calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | None = None) -> EventIndex:
     """The index of this calendar, built once per case: the reading and the checks ask for it
     with the same list several times. The list is kept with its events' identities, so a
     different or changed list (events are immutable) gets its own index."""
     identity = tuple(map(id, calendar))
-    for cached, ids, index in _INDEX_CACHE:
-        if cached is calendar and ids == identity:
+    for cached, ids, whose, index in _INDEX_CACHE:
+        if cached is calendar and ids == identity and whose is owners:
             return index
-    index = EventIndex(calendar)
-    _INDEX_CACHE[:] = [(calendar, identity, index)] + _INDEX_CACHE[:1]
+    index = EventIndex(calendar, owners)
+    _INDEX_CACHE[:] = [(calendar, identity, owners, index)] + _INDEX_CACHE[:1]
     return index
 
 
@@ -506,10 +520,11 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
 
 
 def find_event_refs(text: str, calendar: Sequence[Event],
-                    date_spans: Sequence[tuple[int, int]] = ()) -> list[EventRef]:
+                    date_spans: Sequence[tuple[int, int]] = (),
+                    owners: Mapping[str, frozenset[str]] | None = None) -> list[EventRef]:
     """Every run of content words in `text` with the events it may name (possibly none: a new
-    event's title, or a nickname we cannot place)."""
-    index = event_index(calendar)
+    event's title, or a nickname we cannot place). `owners`: as `profiles` takes them."""
+    index = event_index(calendar, owners)
     tokens = tokenize(_EMAIL_RE.sub(lambda m: " " * len(m.group(0)), text))
     refs: list[EventRef] = []
     for run in _runs(text, tokens, list(date_spans)):
@@ -521,10 +536,11 @@ def find_event_refs(text: str, calendar: Sequence[Event],
     return refs
 
 
-def evidence_for(key: str, text: str, calendar: Sequence[Event]) -> float:
+def evidence_for(key: str, text: str, calendar: Sequence[Event],
+                 owners: Mapping[str, frozenset[str]] | None = None) -> float:
     """How much any word of the message (date phrases included) points at this event."""
     words = tuple(t.text for t in tokenize(text) if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
-    for cand in event_index(calendar).score(words):
+    for cand in event_index(calendar, owners).score(words):
         if cand.key == key:
             return cand.score
     return 0.0

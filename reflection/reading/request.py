@@ -10,6 +10,7 @@ checks fall back to what can still be proven.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Literal
@@ -41,7 +42,7 @@ DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:
                        r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
 CREATE_RE = re.compile(r"\b(add(?:ed)?(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|"
                        r"schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
-                       r"set\s+up|create[ds]?|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
+                       r"set\s+up|create[ds]?|cop(?:y|ied|ies)\b(?!\s+(?:me|him|her|them|us)\s+(?:in|on)\b)|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
                        r"\w+\s+up|block(?:ed)?\s+(?:off|out)|remind\s+me|there'?s\s+an?|i\s+have\s+an?|"
                        r"we\s+have\s+an?|got\s+an?|(?:pop|stick|chuck|throw|put|bung|jot|pencil)\s+(?:it|that|this|them)\s+"
                        r"(?:in|down|on)\b)\b", re.I)
@@ -247,6 +248,7 @@ class RequestReading:
     pinned_start: bool = False            # "keep the start", "start stays", "longer at the end"
     same_length: bool = False             # "same length"
     reminders: list[int] | None = None    # minutes before the start asked ([] "no reminder"; None: none said)
+    owners: Mapping[str, frozenset[str]] | None = None  # the calendars' name words the events were read with
 
     def mentions_of(self, key: str) -> list[Mention]:
         return [m for m in self.mentions if key in m.ref.keys()]
@@ -649,14 +651,20 @@ def _own_verbs(text: str, mentions: list[Mention]) -> None:
             mention.verbs = following.verbs  # "Leo's cleaning and Biscuit's checkup are both cancelled"
 
 
-def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> RequestReading:
+def read_request(text: str, resolution: Resolution, calendar: list[Event],
+                 owners: Mapping[str, frozenset[str]] | None = None,
+                 calendar_spans: Sequence[tuple[int, int]] = ()) -> RequestReading:
+    """The reading of the person's message against the calendar; `owners`: each calendar's name
+    and owner words when there are several, `calendar_spans`: where the message names a
+    calendar ("on Leo's calendar": those words name no event), both from
+    `reflection.reading.calendars`."""
     shifts, lengths = find_shifts_and_lengths(text)
     relatives = find_day_relatives(text)
     phrases = _phrases(text, resolution, shifts, relatives)
     date_spans = [(p.start_index, p.end_index) for p in phrases]
     date_spans += [(e.start_index, e.end_index) for e in resolution.expressions]
     date_spans += [(length.start_index, length.end_index) for length in lengths]
-    refs = find_event_refs(text, calendar, date_spans)
+    refs = find_event_refs(text, calendar, [*date_spans, *calendar_spans], owners)
     clauses = _clauses(text)
     mentions: list[Mention] = []
     unmatched: list[EventRef] = []
@@ -683,4 +691,4 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event]) -> Re
         other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)
                              if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])],
         pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
-        same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders)
+        same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders, owners=owners)

@@ -298,3 +298,143 @@ def test_with_one_calendar_a_card_names_none(home: Path) -> None:
         result = registry.run(ToolCall("c1", "create_calendar_event", {
             "title": "Dentist", "start": "2025-10-24T15:00:00"}))
         assert not result.is_error and result.cards[0].calendar is None
+
+
+def _down(monkeypatch: pytest.MonkeyPatch, services: Any, account: str) -> None:
+    """Every read and restore on `account` fails as its service would."""
+    backend = services.backend.accounts[account].backend
+
+    def fail(*_args: Any, **_kwargs: Any) -> Any:
+        raise CalendarError("the calendar service did not answer")
+
+    for method in ("snapshots", "snapshot", "restore_many", "restore_item", "restore", "get_event"):
+        monkeypatch.setattr(backend, method, fail)
+
+
+def test_an_account_down_during_a_rollback_leaves_only_its_own_part_waiting(
+        family: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The newest write is on the account that is down: the other account's part is still put
+    back now, the down one's waits (named) and the next start finishes it."""
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        before = records(services)
+        registry = ToolRegistry(context(services, "turn-down"))
+        for title in ("Piano", "Leo's swim"):  # home first, then work (the newest)
+            cal, event_id = made[title]
+            run(registry, "update_calendar_event", {"event_id": event_id, "calendar_id": cal,
+                                                    "start": "2025-10-24T08:00:00"})
+        with monkeypatch.context() as patch:
+            _down(patch, services, "work")
+            report = services.journal.rollback("turn-down")
+        assert report.down_services == {"work"} and not report.complete
+        assert "account 'work'" in report.summary(), report.summary()
+        now = records(services)
+        assert now["home"] == before["home"]  # not held back by the account that is down
+        assert now["work"] != before["work"]
+        assert services.journal.turn("turn-down").state == "unfinished"
+    with build_services(load_settings()) as services:  # the next start
+        assert [r.turn_id for r in services.recovered] == ["turn-down"]
+        assert services.recovered[0].complete, services.recovered[0].summary()
+        assert records(services) == before
+
+
+def test_start_up_goes_on_past_an_account_that_is_down(family: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two turns left unfinished: with one account down at start-up, both turns' events on the
+    other account are put back, and every event on the down one waits for the start after."""
+    with build_services(load_settings()) as services:
+        made = seed(services)
+        before = records(services)
+        for turn, titles in (("turn-old", ("Piano", "Leo's swim")), ("turn-new", ("Mom's dentist", "Dentist"))):
+            registry = ToolRegistry(context(services, turn))
+            for title in titles:
+                cal, event_id = made[title]
+                run(registry, "update_calendar_event", {"event_id": event_id, "calendar_id": cal,
+                                                        "title": f"{title} ({turn})"})
+            services.journal.keep_for_recovery(turn, "its process died")
+        with monkeypatch.context() as patch:
+            _down(patch, services, "work")
+            reports = services.journal.recover()
+        assert [r.turn_id for r in reports] == ["turn-new", "turn-old"]
+        assert all(r.down_services == {"work"} for r in reports)
+        now = records(services)
+        assert now["home"] == before["home"] and now["work"] != before["work"]
+    with build_services(load_settings()) as services:
+        assert all(r.complete for r in services.recovered), [r.summary() for r in services.recovered]
+        assert records(services) == before
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_the_agenda_and_the_changes_list_say_whose_calendar_in_its_colour(family: Path) -> None:
+    """Beside each event of the chat's agenda and each line of the changes list (F4): the
+    calendar's short name, in the same colour as its cards."""
+    from test_tui import settle, wait_for_screen
+
+    from assistant.app import build_agent
+    from assistant.session.chat import AgentSession
+    from assistant.tui.app import CalendarApp
+    from assistant.tui.formatting import calendar_colour
+    from assistant.tui.screens.changes import ChangesScreen
+    from assistant.tui.widgets.agenda import AgendaPanel
+
+    settings = load_settings()
+    with build_services(settings) as services:
+        made = seed(services)
+        piano_cal, piano = made["Piano"]  # on Leo's calendar
+        run(ToolRegistry(context(services, "turn-tag")), "update_calendar_event",
+            {"event_id": piano, "calendar_id": piano_cal, "title": "Piano recital"})
+        services.journal.close_turn("turn-tag")
+
+    def coloured(text: Any, name: str) -> bool:  # a rich Text, or the Content Textual made of it
+        hexa = calendar_colour(name).lower()
+        rgb = "rgb({},{},{})".format(*(int(hexa[i:i + 2], 16) for i in (1, 3, 5)))
+        return any(text.plain[span.start:span.end].replace("\u00a0", " ") == f"● {name}"
+                   and (hexa in str(span.style).lower() or rgb in str(span.style))
+                   for span in text.spans)
+
+    def session(confirm: Any) -> AgentSession:
+        return AgentSession(build_agent(settings, confirm=confirm, base_url="http://127.0.0.1:9",
+                                        reflection_mode="symbolic", now=lambda: NOW, lessons=False))
+
+    app = CalendarApp(settings, session, animate=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        body: Any = app.query_one(AgendaPanel).query_one(".agenda-body").render()
+        line = next(x for x in body.plain.splitlines() if "Piano recital" in x)
+        assert line.endswith("●\u00a0Leo") and coloured(body, "Leo"), body.plain
+        assert coloured(body, "Mom") and coloured(body, "Family")
+        await pilot.press("f4")
+        listing: ChangesScreen = await wait_for_screen(pilot, ChangesScreen)
+        [option] = listing.query_one("#change-list").options  # type: ignore[attr-defined]
+        prompt: Any = option.prompt
+        assert "Piano recital" in prompt.plain
+        assert coloured(prompt, "Leo"), prompt.plain
+
+
+def test_an_unfinished_request_from_before_the_accounts_is_named_and_waits(home: Path) -> None:
+    """A turn killed with one local calendar, then the accounts set up: these settings cannot
+    undo it, so start-up says so (never quiet), and the settings it was made with undo it."""
+    from family_support import write_config
+
+    with build_services(load_settings(), recover=False) as services:
+        made = services.backend.create_event(services.calendar_id, Event(
+            id=services.backend.new_event_id(), title="Dentist", timezone="America/Los_Angeles",
+            start=NOW.replace(day=23, hour=15), end=NOW.replace(day=23, hour=16)))
+        run(ToolRegistry(context(services, "t-old")), "update_calendar_event",
+            {"event_id": made.id, "title": "Dentist (moved)"})
+        services.journal.keep_for_recovery("t-old", "its process died")
+    local_family(home)
+    with build_services(load_settings()) as services:
+        assert services.recovered == []
+        [notice] = services.notices
+        assert "An unfinished request made with other calendar settings (the calendar on this computer)" in notice
+    (home / "config.toml").unlink()
+    write_config(home, "")
+    with build_services(load_settings()) as services:
+        assert [r.turn_id for r in services.recovered] == ["t-old"] and services.notices == []
+        back = services.backend.get_event(services.calendar_id, made.id)
+        assert back is not None and back.title == "Dentist"

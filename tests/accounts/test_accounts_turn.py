@@ -90,3 +90,34 @@ def test_a_turn_over_two_accounts_is_judged_undone_and_redone_as_one(server: Fak
     assert main(["undo", "--yes"]) == 0
     with build_services(load_settings()) as services:
         assert records(services) == before
+
+
+def test_a_new_event_on_another_calendar_than_the_one_asked_is_caught_without_list_calendars(
+        server: FakeAnthropicServer) -> None:
+    """The model never called list_calendars: the guard still knows the calendars' names from
+    the accounts the app read, catches "on Leo's calendar" written to the family one, rolls it
+    back and the retry writes it on Leo's."""
+    with build_services(load_settings()) as services:
+        family, leo = calendar_of(services, "Family"), calendar_of(services, "Leo")
+
+    def piano(calendar_id: str) -> list[dict[str, Any]]:
+        return [resp(tool("calculate_datetime", expression="Friday")),
+                resp(tool("create_calendar_event", title="Piano", calendar_id=calendar_id,
+                          start="2025-10-24T16:00:00", end="2025-10-24T17:00:00")),
+                resp(text("Added piano on Friday at 4."))]
+
+    server.add(MAIN, *piano(family), *piano(leo))
+    agent = build_agent(load_settings(), base_url=server.base_url, reflection_mode="symbolic",
+                        now=lambda: NOW)
+    try:
+        report = agent.run_turn("Add piano to Leo's calendar on Friday at 4")
+        assert len(report.attempts) == 2
+        (error,) = report.attempts[0].verdict.errors
+        assert error.type == "calendar" and error.proof is not None
+        assert (error.proof["named_ids"], error.proof["written"]) == ([leo], family)
+        assert not report.attempts[1].verdict.errors, report.attempts[1].verdict.findings
+        window = (NOW.replace(day=24, hour=0), NOW.replace(day=25, hour=0))
+        assert [e.title for e in agent.services.backend.list_events(leo, *window)] == ["Piano"]
+        assert not agent.services.backend.list_events(family, *window)
+    finally:
+        agent.services.close()

@@ -9,10 +9,6 @@ next `build_services` puts every account back exactly, and only once."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +17,7 @@ from typing import Any
 import pytest
 from family_support import records, seed, server_family
 from google_support import block_network
+from kill_support import killed_when_ready
 
 from assistant.services import build_services
 from assistant.settings import load_settings
@@ -82,23 +79,11 @@ def test_a_turn_killed_between_two_accounts_is_rolled_back_on_the_next_start(
         made = seed(services)
         before = records(services, google)
 
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
-    child = subprocess.Popen([sys.executable, str(script), mode, json.dumps(made)], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        line = child.stdout.readline().strip()
-        assert line == "ready", (line, child.stderr.read() if child.poll() is not None else "")
+    with killed_when_ready(CHILD, [mode, json.dumps(made)], home, tmp_path):
         with build_services(load_settings(), recover=False) as services:
             during = records(services, google)
         assert during["dad"] != before["dad"]  # the child really wrote on Google
         assert (during["mom"] != before["mom"]) == (mode == "landed")
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    assert child.returncode == -signal.SIGKILL
 
     with build_services(load_settings()) as services:
         assert [r.turn_id for r in services.recovered] == [TURN]

@@ -12,10 +12,6 @@
 """
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
 from collections import Counter
 from collections.abc import Iterator
@@ -26,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import PERSON_TZ, listed, on_backends, records_without_version
+from kill_support import killed_when_ready
 from test_recovery import dead_owner
 
 from tools.backends.base import CalendarBackend, CalendarError
@@ -335,19 +332,8 @@ def test_an_import_killed_in_a_chunk_is_undone_at_the_next_start(home: Path, tmp
         before = records_without_version(services.backend)
     path = tmp_path / "file.ics"
     path.write_text(ics(7))
-    script = tmp_path / "child.py"
-    script.write_text(KILLED_CHILD, encoding="utf-8")
-    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
-    child = subprocess.Popen([sys.executable, str(script), str(path), at], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        line = child.stdout.readline().strip()
-        assert line == "ready", (line, child.stderr.read() if child.poll() is not None else "")
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    assert child.returncode == -signal.SIGKILL
+    with killed_when_ready(KILLED_CHILD, [str(path), at], home, tmp_path):
+        pass  # stopped where `at` says
     with build_services(load_settings()) as services:
         [report] = services.recovered
         assert report.complete and not report.conflicts, report.summary()

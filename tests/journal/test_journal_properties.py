@@ -538,3 +538,34 @@ def test_pinned_series_turned_all_day_keeps_its_removed_occurrence_after_rollbac
         assert report.clean, report.summary()
         assert records_without_version(world.backend) == before_records
         assert listed(world.backend) == before_list
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+def test_pinned_occurrence_moved_twice_around_a_series_change_then_the_series_deleted(backend_name: str) -> None:
+    """Found by the property on CalDAV (the accounts run): an occurrence moved, its series
+    renamed, the occurrence moved again, the series deleted. Putting the series back brings its
+    occurrences as they were at the series' first write (after the first move): a state this
+    turn wrote, not someone else's change, so the occurrence is put back too."""
+    with World(backend_name) as world:
+        world.backend.create_event(world.cal, spec_to_event(world.backend, {
+            "title": "Tea", "timezone": "America/Los_Angeles", "all_day": False,
+            "start": "2025-05-08T19:00:00", "end": "2025-05-08T19:17:00", "location": "Home",
+            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=2"]}))
+        occ = world.occurrences()
+        world.backend.patch_event(world.cal, occ[0].id, EventPatch({  # seeded: moved and renamed
+            "title": "Tea (moved)", "start": format_when(occ[0].start + timedelta(hours=2))}))
+        world.backend.delete_event(world.cal, occ[-1].id)
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        for step in range(2):
+            moved = world.occurrences()[0]
+            world.run("update_calendar_event", {"event_id": moved.id,
+                                                "start": format_when(moved.start - timedelta(days=1))})
+            if step == 0 and not world.whole_series_untouched:
+                world.run("update_calendar_event", {"event_id": world.series()[0].id, "title": "Tea time"})
+        if not world.whole_series_untouched:
+            world.run("delete_calendar_event", {"event_id": world.series()[0].id})
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list

@@ -7,8 +7,6 @@ find the open turn and put the calendar back exactly.
 """
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import listed, records_without_version
+from kill_support import killed_when_ready
 
 from assistant.services import Services, build_services
 from assistant.settings import load_settings
@@ -114,20 +113,9 @@ def test_killed_turn_is_rolled_back_on_the_next_start(home: Path, tmp_path: Path
     ids = _seed(home)
     before_records, before_list = _state()
 
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
-    child = subprocess.Popen([sys.executable, str(script), mode, *ids], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = child.stdout.readline().strip()
-        assert line == "ready", (line, child.stderr.read() if child.poll() is not None else "")
+    with killed_when_ready(CHILD, [mode, *ids], home, tmp_path):
         during_records, _ = _state()
         assert during_records != before_records  # the child really wrote
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    assert child.returncode == -signal.SIGKILL
 
     with build_services(load_settings()) as services:
         assert [r.turn_id for r in services.recovered] == [TURN]

@@ -3,10 +3,6 @@ one not yet ended) leaves a turn the next start rolls back exactly: the new seri
 rule and its own changes back."""
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -14,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import listed, records_without_version
+from kill_support import killed_when_ready
 
 from assistant.services import build_services
 from assistant.settings import load_settings
@@ -70,20 +67,9 @@ def test_a_split_killed_between_its_writes_is_rolled_back_on_the_next_start(home
         backend.patch_event(cal, moved, EventPatch({"title": "Piano recital"}))
     before_records, before_list = _state()
 
-    script = tmp_path / "child.py"
-    script.write_text(CHILD, encoding="utf-8")
-    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
-    child = subprocess.Popen([sys.executable, str(script), piano.id, f"{piano.id}_20270106T010000Z"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = (child.stdout.readline() if child.stdout else "").strip()
-        assert line == "ready", (line, child.stderr.read() if child.poll() is not None and child.stderr else "")
+    with killed_when_ready(CHILD, [piano.id, f"{piano.id}_20270106T010000Z"], home, tmp_path):
         during_records, _ = _state()
         assert len(during_records) > len(before_records)  # the new series is there
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
-    assert child.returncode == -signal.SIGKILL
 
     with build_services(load_settings()) as services:
         assert [r.turn_id for r in services.recovered] == [TURN]

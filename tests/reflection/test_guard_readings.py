@@ -659,3 +659,22 @@ def test_a_reminder_written_by_the_real_tool_is_judged_from_its_result(tmp_path:
     assert error.type == "reminder" and error.proof["reminders_written"] == [10]
     right = judge("add the dentist friday 3pm, remind me 10 min before", call)
     assert right.valid and not right.llm_needed
+
+
+def test_a_time_said_alone_may_be_on_the_day_said_for_something_else() -> None:
+    """"The party is sat 3-6pm, put me down for pickup at 6": 6 on Saturday is a reading (the
+    next 6 o'clock is not the only one); 5 on Saturday is no reading of '6'."""
+    message = "mia's party is sat mar 7 3-6pm, put me down for pickup at 6"
+    right = judge(message, create(title="Pickup", start="2026-03-07T18:00:00", end="2026-03-07T18:30:00"))
+    assert right.valid and right.llm_needed
+    wrong = judge(message, create(title="Pickup", start="2026-03-07T17:00:00", end="2026-03-07T17:30:00"))
+    assert [f.type for f in wrong.errors] == ["time"]
+
+
+def test_a_part_of_the_day_after_a_date_is_a_window_not_its_first_hour() -> None:
+    """"sun mar 8 afternoon": the date's digits are not a clock time; 3 PM is in the window."""
+    message = "find a free hour sun mar 8 afternoon and put the xmas list call there"
+    verdict = judge(message, create(title="Xmas list call", start="2026-03-08T15:00:00", end="2026-03-08T16:00:00"))
+    assert not verdict.errors, verdict.findings
+    wrong = judge(message, create(title="Xmas list call", start="2026-03-08T09:00:00", end="2026-03-08T10:00:00"))
+    assert [f.type for f in wrong.errors] == ["time"]

@@ -695,3 +695,15 @@ def test_property_calendar_edges_never_raise(now, tz, phrase):
         if e.contradiction:
             assert e.candidates == ()
     json.dumps(res.to_json())
+
+
+@pytest.mark.parametrize("text", ["sat mar 7 3pm", "sat march 7", "sun may 24", "wed oct 14 at 3"])
+def test_a_short_weekday_before_a_month_and_day_is_read_with_them(text: str) -> None:
+    """"sat" alone may be a verb ("we sat down"); before "mar 7" it is the day's weekday."""
+    [expression] = exprs(text)
+    assert expression.span == text
+
+
+def test_a_short_weekday_used_as_a_verb_is_not_read() -> None:
+    [expression] = exprs("we sat down march 7")
+    assert expression.span == "march 7"

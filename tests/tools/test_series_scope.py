@@ -192,3 +192,19 @@ def test_a_timed_series_made_all_day_from_one_occurrence_on_is_written_and_liste
     begin = datetime(2027, 2, 20, tzinfo=LA)
     days = sorted(as_date(e.start) for e in backend.list_events(cal, begin, begin + timedelta(days=14)))
     assert days == [date(2027, 2, 23)]  # the same last day, now all day
+
+
+def test_an_all_day_series_that_ends_on_a_date_made_timed_keeps_its_last_day(
+        backend: CalendarBackend, journal: Journal) -> None:
+    """The whole series from all day to 9 AM: its date UNTIL becomes the end of that day in UTC
+    (RFC 5545 pairs a timed start with a UTC UNTIL; servers and dateutil refuse the other)."""
+    cal = backend.primary_calendar_id()
+    camp = backend.create_event(cal, Event(
+        id=backend.new_event_id(), title="Camp", start=date(2026, 9, 7), end=date(2026, 9, 8),
+        all_day=True, timezone=PERSON_TZ, recurrence=("RRULE:FREQ=WEEKLY;UNTIL=20260921",), calendar_id=cal))
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": camp.id, "all_day": False, "start": "2026-09-07T09:00:00", "end": "2026-09-07T10:00:00"})
+    begin = datetime(2026, 9, 1, tzinfo=LA)
+    starts = sorted(e.start_instant.astimezone(LA).strftime("%m-%d %H:%M")
+                    for e in backend.list_events(cal, begin, begin + timedelta(days=60)))
+    assert starts == ["09-07 09:00", "09-14 09:00", "09-21 09:00"]

@@ -98,6 +98,9 @@ class CalendarChoice:
 
     ids: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)
+    facts: tuple[Mapping[str, Any], ...] = ()
+    """Each calendar read as `list_calendars` gives it (`calendar_facts`): what the guard knows
+    "on Leo's calendar" by."""
 
     def name(self, calendar_id: str) -> str:
         """The short name people use for a calendar ("Leo", "Family (mom)")."""
@@ -187,6 +190,15 @@ class AccountsBackend(CalendarBackend):
                 f"there is no calendar {calendar_id!r}: a calendar id is <account>/<calendar>, "
                 f"and the accounts are {', '.join(self.accounts)} (list_calendars names them)")
         return account, inner
+
+    def service_of(self, calendar_id: str) -> str:
+        return split_id(calendar_id)[0]
+
+    def restores_independent_on(self, calendar_id: str) -> bool:
+        try:
+            return self.route(calendar_id)[0].backend.restores_are_independent
+        except CalendarError:
+            return False
 
     def _call(self, account: Account, work: Callable[[], T]) -> T:
         """Run one account's call; a failure of its service names the account."""

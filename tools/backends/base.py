@@ -157,6 +157,15 @@ class CalendarBackend(abc.ABC):
     every event first and restore them together. False for Google, whose server re-tags a
     series' occurrences when the series is restored; True for a store of one row per event."""
 
+    def service_of(self, calendar_id: str) -> str:
+        """The service (account) a calendar lives on. A rollback that finds one service down
+        still undoes the events on the others; one backend is one service."""
+        return ""
+
+    def restores_independent_on(self, calendar_id: str) -> bool:
+        """`restores_are_independent` for the service the calendar lives on."""
+        return self.restores_are_independent
+
     @abc.abstractmethod
     def calendars(self) -> list[CalendarInfo]: ...
 

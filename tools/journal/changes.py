@@ -71,6 +71,7 @@ class EventChange:
 
     before: Event | None
     after: Event | None
+    calendar_id: str = ""  # the calendar the event is on (whose, with several calendars)
 
     @property
     def action(self) -> Action:
@@ -180,7 +181,7 @@ def _event_changes(entries: list[JournalEntry]) -> tuple[EventChange, ...]:
         after = None if last.deletes else last.post_event
         if first.pre_event is None and after is None:
             continue
-        out.append(EventChange(first.pre_event, after))
+        out.append(EventChange(first.pre_event, after, group[0].calendar_id))
     return tuple(out)
 
 

@@ -24,6 +24,7 @@ entries are typed values (`Entry`, `Intent`), never JSON.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import cache
@@ -186,6 +187,8 @@ class RollbackReport:
     failures: list[Conflict] = field(default_factory=list)  # our change, not yet undone
     skipped: list[Conflict] = field(default_factory=list)  # unreadable journal entries
     waiting: int = 0  # changes not tried because the calendar service failed: next start
+    down_services: set[str] = field(default_factory=set)  # services (accounts) that failed
+    down_failures: int = 0  # of `failures`, the ones whose service failed (the rest: the event)
     started_at: datetime | None = None
     recovered: bool = False  # undone at start-up, not by the person or the guard
 
@@ -279,6 +282,21 @@ class _Group:
     ids: list[int]
     first: Entry
     last: Entry
+    between: list[JournalEntry] = field(default_factory=list)  # the rows between, read if needed
+
+    def left_earlier(self, same: Callable[[Snapshot, Snapshot], bool], current: Snapshot) -> bool:
+        """Whether `current` is what one of our earlier writes left (not the last one): undoing
+        a series on CalDAV puts its occurrences back as they were at the series' first write,
+        which is a state of ours, not someone else's change."""
+        for row in self.between:
+            try:
+                entry = Entry.read(row)
+            except Unreadable:
+                continue
+            if entry.state == "done" and entry.post is not None and same(entry.post, current):
+                return True
+        return same(self.first.post, current) if self.first is not self.last and \
+            self.first.state == "done" and self.first.post is not None else False
 
     @property
     def pre(self) -> Snapshot:
@@ -307,7 +325,7 @@ def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _G
     event written once has one row, read once: it is both)."""
     first = Entry.read(rows[0])
     return _Group(calendar_id, event_id, [r.id for r in rows if r.id is not None], first,
-                  first if len(rows) == 1 else Entry.read(rows[-1]))
+                  first if len(rows) == 1 else Entry.read(rows[-1]), rows[1:-1])
 
 
 class _Record:
@@ -471,11 +489,24 @@ class Journal:
             return found
 
     def recoverable_turns(self) -> list[JournalTurn]:
-        """Open turns whose owner is gone, and rollbacks left unfinished, oldest first."""
+        """Open turns whose owner is gone, and rollbacks left unfinished, newest first: undone in
+        the reverse of the order they were made, as `undo` does, so an event two of them
+        changed gets back what the older one found."""
         with Session(self.engine, expire_on_commit=False) as session:
             rows = session.exec(select_rows(JournalTurn).where(
                 col(JournalTurn.state).in_(("open", "unfinished")),
-                col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at))).all()
+                col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at).desc())).all()
+            session.expunge_all()
+        return [t for t in rows if not is_alive(read_owner(t.owner))]
+
+    def stranded_turns(self) -> list[JournalTurn]:
+        """Unfinished turns of a dead process made with other calendar settings (before the
+        accounts were set up, or on another backend): this backend cannot undo them, and they
+        wait for those settings to come back, so start-up says so instead of keeping quiet."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            rows = session.exec(select_rows(JournalTurn).where(
+                col(JournalTurn.state).in_(("open", "unfinished")),
+                col(JournalTurn.backend) != self.backend.name)).all()
             session.expunge_all()
         return [t for t in rows if not is_alive(read_owner(t.owner))]
 
@@ -650,12 +681,13 @@ class Journal:
         return [e for e in self.entries(turn_id) if (e.id or 0) > after_id]
 
     # ------------------------------------------------------------ rollback
-    def rollback(self, turn_id: str, attempt: int | None = None) -> RollbackReport:
+    def rollback(self, turn_id: str, attempt: int | None = None, *,
+                 skip: frozenset[str] = frozenset()) -> RollbackReport:
         """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
         whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
         something of ours could not be undone yet."""
         return self.rollback_entries(turn_id, self.entries(turn_id, attempt),
-                                     close=attempt is None)
+                                     close=attempt is None, skip=skip)
 
     @staticmethod
     def _turn_state(turn_id: str, report: RollbackReport) -> tuple[Executable, dict[str, object]]:
@@ -667,9 +699,12 @@ class Journal:
                                   "b_error": report.summary()[:500]}
 
     def rollback_entries(self, turn_id: str, entries: list[JournalEntry], *,
-                         close: bool = False) -> RollbackReport:
+                         close: bool = False, skip: frozenset[str] = frozenset()) -> RollbackReport:
         """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
-        After a failure of the calendar service the rest is left for later (`waiting`).
+        After a failure of a calendar service the rest of that service's events is left for
+        later (`waiting`) and the other services' events are still undone: an event's writes
+        all sit on one service, so nothing of one depends on another. `skip`: services already
+        found down (by start-up, in a newer turn), whose events wait untried.
         `close`: these are the whole turn's, and the turn is closed as `rollback` says, in the
         same journal transaction as the last marks.
 
@@ -690,22 +725,30 @@ class Journal:
                 report.skipped.append(Conflict(event_id, f"journal entry for {event_id} unreadable: {exc}",
                                                "one record of this request could not be read, so "
                                                "that change was left as it is"))
-        size = max(1, len(groups)) if self.backend.restores_are_independent else 1
-        marks: list[tuple[list[int], EntryState | None, str | None]] = []
-        for start in range(0, len(groups), size):
-            chunk = groups[start:start + size]
-            outcomes = self._undo_groups(chunk)
-            marks = [self._report(group, outcome, why, report)
-                     for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
-            last = start + size >= len(groups)
-            if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
-                report.waiting += len(groups) - start - len(outcomes)
-                last = True
-            self._mark(marks, self._turn_state(turn_id, report) if close and last else None)
-            if last:
-                break
-        if not groups and close:
-            self._mark([], self._turn_state(turn_id, report))
+        services: dict[str, list[_Group]] = {}
+        for group in groups:  # events on different services are independent of each other
+            services.setdefault(self.backend.service_of(group.calendar_id), []).append(group)
+        held: list[tuple[list[int], EntryState | None, str | None]] = []
+        for service, part in services.items():
+            if service in skip:  # found down earlier (start-up): left for the next start
+                report.waiting += len(part)
+                report.down_services.add(service)
+                continue
+            independent = self.backend.restores_independent_on(part[0].calendar_id)
+            size = max(1, len(part)) if independent else 1
+            for start in range(0, len(part), size):
+                chunk = part[start:start + size]
+                outcomes = self._undo_groups(chunk)
+                self._mark(held)
+                held = [self._report(group, outcome, why, report)
+                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
+                if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
+                    # this service failed: the rest of its events wait; the others go on
+                    report.waiting += len(part) - start - len(outcomes)
+                    report.down_services.add(service)
+                    break
+        # the last marks and the turn's state in one transaction
+        self._mark(held, self._turn_state(turn_id, report) if close else None)
         return report
 
     @staticmethod
@@ -725,6 +768,7 @@ class Journal:
                 f"{group.words} was changed by someone else meanwhile, so their version was kept"))
             return (group.ids, "conflict", why)
         # failed or down: the entries stay as they are, to be retried
+        report.down_failures += outcome == "down"
         report.failures.append(Conflict(
             event_id, f"{event_id} could not be restored: {why}",
             f"{group.words} could not be put back ({why})"))
@@ -803,7 +847,8 @@ class Journal:
                     # Already back as it was (a rollback that stopped before marking its
                     # entries): nothing to undo, and nobody's change to keep.
                     return ("noop", "")
-                return ("conflict", "changed by someone else after our write")
+                if not group.left_earlier(self.backend.same_content, current):
+                    return ("conflict", "changed by someone else after our write")
             # Same content under a new version: a server-side stamp (Google re-tags an
             # occurrence when its series is restored), not someone else's change.
         return RestoreItem(group.pre, current.version, post)
@@ -846,16 +891,19 @@ class Journal:
     def recover(self) -> list[RollbackReport]:
         """Roll back the turns whose process died, and retry unfinished rollbacks (start-up).
 
-        A turn owned by a live process (another window mid-turn) is left alone. When the
-        calendar service fails, the turn stays recoverable and the remaining turns wait for the
-        next start; a turn that cannot even be read is reported and skipped.
+        A turn owned by a live process (another window mid-turn) is left alone. When a calendar
+        service (an account) fails, its events in this and every older turn wait for the next
+        start and the other services' events are undone now; any other failure stops the pass,
+        the older turns waiting behind it. A turn that cannot even be read is reported and
+        skipped.
         """
         reports: list[RollbackReport] = []
+        down: frozenset[str] = frozenset()
         for turn in self.recoverable_turns():
             if not self._claim(turn):
                 continue
             try:
-                report = self.rollback(turn.turn_id)
+                report = self.rollback(turn.turn_id, skip=down)
             except Exception as exc:  # noqa: BLE001 - one bad turn must not stop the start
                 self._set_state(turn.turn_id, "unfinished", release=True, error=str(exc))
                 report = RollbackReport(turn.turn_id, failures=[Conflict(
@@ -864,6 +912,10 @@ class Journal:
             report.started_at = turn.started_at
             report.recovered = True
             reports.append(report)
-            if not report.complete:
-                break  # the calendar service is failing: the rest waits for the next start
+            if len(report.failures) > report.down_failures or (
+                    not report.complete and not report.down_services):
+                break  # something of ours could not be undone: the older turns wait behind it
+            # a service found down: older turns' events there wait too (an older write to one
+            # of them must not be judged before the newer one is undone); the others go on
+            down |= report.down_services
         return reports

@@ -1,7 +1,7 @@
 """The agenda beside the chat: today and the coming days, loaded from the session."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, timedelta
 from typing import Any
 
@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from assistant.session.chat import ChatSession
-from assistant.tui.formatting import event_day, short_time
+from assistant.tui.formatting import calendar_tag, event_day, short_time
 from assistant.tui.ui_thread import call_ui
 from tools.backends.errors import person_message
 from tools.calendar.events import Event
@@ -30,6 +30,7 @@ class AgendaPanel(VerticalScroll):
         self.border_title = "Agenda"
         self.events: list[Event] = []
         self.highlight: set[str] = set()
+        self.calendar_names: Mapping[str, str] = {}  # several calendars: whose each event is
 
     def reload(self, session: ChatSession, highlight: set[str] | None = None) -> None:
         """Load the days again; `highlight`, when given, replaces the marked events (a reload
@@ -45,6 +46,7 @@ class AgendaPanel(VerticalScroll):
         try:
             events = session.agenda(self.days)
             today = session.today()
+            self.calendar_names = session.calendar_names
         except Exception as exc:  # noqa: BLE001 - the agenda is a side panel; never crash on it
             call_ui(self.app, self.show_error, person_message(exc, "list the agenda"))
             return
@@ -77,6 +79,9 @@ class AgendaPanel(VerticalScroll):
                 text.append("\n" + mark, style="bold yellow")
                 text.append(f"{short_time(event, self.tz_name):>8}  ", style="dim")
                 text.append(event.title)
+                name = self.calendar_names.get(event.calendar_id or "")
+                if name:
+                    text.append("  ").append_text(calendar_tag(name))
         self.query_one(".agenda-body", Static).update(text)
 
     def show_error(self, message: str) -> None:

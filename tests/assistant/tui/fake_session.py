@@ -47,6 +47,7 @@ class FakeSession:
         self.events = list(events or [])
         self.recovered = list(recovered or [])
         self.notices: list[str] = []
+        self.calendar_names: dict[str, str] = {}
         self.said = list(history or [])
         self.on_send = on_send
         self.changes: ChangeLog = NoChanges()
