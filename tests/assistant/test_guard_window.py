@@ -248,3 +248,24 @@ def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalB
     with backend.engine.begin() as conn:  # changed behind the backend's back, version kept
         conn.execute(events_table.update().where(events_table.c.id == "evq").values(location="Gym"))
     assert [e.location for e in found() if e.id == "evq"] == ["Gym"]
+
+
+def test_the_windows_size_and_texts_are_read_in_one_pass_as_apart(backend: LocalBackend) -> None:
+    """`window_outline` (what `guard_window` reads first) answers as `window_size` and
+    `window_texts` do, the attempt's events left out of the texts (a created event's title is no
+    text of the window as it was) and counted in the size, as the listing reads them."""
+    import assistant.guard_case as guard_case
+
+    backend.upsert_event("primary", _event("evc", "Created by the attempt", NOW + timedelta(days=4),
+                                           location="Nowhere Hall", attendees=("new@example.com",)))
+    lo, hi = NOW - timedelta(days=7), NOW + timedelta(days=62)
+    for skip in ([], ["evc"], ["evc", "bg0001", "nothing"]):
+        assert backend.window_outline("primary", lo, hi, skip) == (
+            backend.window_size("primary", lo, hi), backend.window_texts("primary", lo, hi, skip)), skip
+    size, (titled, places, guests) = backend.window_outline("primary", lo, hi, ["evc"])
+    assert "Created by the attempt" not in {t for t, _ in titled} and "Nowhere Hall" not in places
+    assert size == backend.window_outline("primary", lo, hi)[0]
+    before: dict[str, Event | None] = {"evc": None}
+    events, around = guard_case.guard_window(backend, "primary", NOW, set(), "cancel the vet", before)
+    assert around is not None and "Created by the attempt" not in around.texts().titles
+    assert list(events) == list(_bounded(backend, "cancel the vet", before=before).calendar)
