@@ -157,3 +157,83 @@ def test_open_turn_with_a_pending_write_that_never_happened_is_a_noop(home: Path
         assert [r.turn_id for r in again.recovered] == ["turn-x"]
         assert again.recovered[0].restored == [] and again.recovered[0].clean
         assert records_without_version(again.backend) == before
+
+
+# A bulk update on two SQLite files records its entries whole (pre- and post-image, `done`) in
+# one journal commit, then commits the calendar write. This child is killed between the two:
+# the journal says "done" for a write that never landed.
+KILLED_BETWEEN_COMMITS = textwrap.dedent("""
+    import os, signal, sys
+    import tools.backends.local as local
+    from assistant.services import build_services
+    from assistant.settings import load_settings
+    from tools.context import ToolCall, ToolContext
+    from tools.registry import ToolRegistry
+
+    single, allday = sys.argv[1:3]
+    services = build_services(load_settings())
+    ctx = ToolContext(backend=services.backend, journal=services.journal,
+                      calendar_id=services.calendar_id, timezone=services.settings.timezone,
+                      locations=services.locations, turn_id=%(turn)r)
+
+    def killed(*args, **kw):  # the entries are committed; the calendar write is not
+        print("ready", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    local._update_rows = killed
+    ToolRegistry(ctx).run(ToolCall("1", "bulk_update_calendar_events", {"updates": [
+        {"event_id": single, "title": "Dinner out"}, {"event_id": allday, "description": "free"}]}))
+    print("not killed", flush=True)
+""") % {"turn": TURN}
+
+
+def _killed_between_commits(tmp_path: Path, home: Path, single: str, allday: str) -> None:
+    script = tmp_path / "between.py"
+    script.write_text(KILLED_BETWEEN_COMMITS, encoding="utf-8")
+    env = {**os.environ, "CALENDAR_ASSISTANT_HOME": str(home)}
+    child = subprocess.run([sys.executable, str(script), single, allday], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == -signal.SIGKILL, (child.stdout, child.stderr)
+    assert child.stdout.strip() == "ready", child.stdout
+
+
+def test_killed_after_the_entries_and_before_the_write_leaves_nothing_to_undo(home: Path,
+                                                                              tmp_path: Path):
+    single, allday, _ = _seed(home)
+    before_records, before_list = _state()
+    _killed_between_commits(tmp_path, home, single, allday)
+    with build_services(load_settings(), recover=False) as services:
+        entries = services.journal.entries(TURN)
+        assert [e.state for e in entries] == ["done", "done"]  # recorded whole, never written
+        assert records_without_version(services.backend) == before_records
+
+    with build_services(load_settings()) as services:
+        [report] = services.recovered
+        assert report.turn_id == TURN and report.clean, report.summary()
+        assert report.restored == []
+        assert records_without_version(services.backend) == before_records
+        assert listed(services.backend) == before_list
+        assert services.journal.open_turns() == []
+
+
+def test_a_write_that_never_landed_does_not_take_the_version_someone_else_reached(home: Path,
+                                                                                tmp_path: Path):
+    """The entry's post-image version (the event's version + 1) is the version the next writer
+    reaches with a change of their own: that change is kept, never taken for ours."""
+    single, allday, _ = _seed(home)
+    _killed_between_commits(tmp_path, home, single, allday)
+    with build_services(load_settings(), recover=False) as services:
+        from tools.backends.base import EventPatch
+
+        [entry, _] = services.journal.entries(TURN)
+        theirs = services.backend.patch_event(services.calendar_id, single,
+                                              EventPatch({"title": "Dinner at Sam's"}))
+        assert theirs.version == entry.post_version
+        expected = records_without_version(services.backend)
+
+    with build_services(load_settings()) as services:
+        [report] = services.recovered
+        assert [c.event_id for c in report.conflicts] == [single], report.summary()
+        assert report.restored == [] and report.complete
+        assert records_without_version(services.backend) == expected
+        assert services.backend.get_event(services.calendar_id, single).title == "Dinner at Sam's"

@@ -156,6 +156,12 @@ class _Prefixed:
         self.record.after([self.owner.outer_snapshot(self.account, s) for s in posts],
                           [self.owner.outer_event(self.account, e) for e in written], within)
 
+    def whole(self, pres: list[Snapshot], posts: list[Snapshot], written: list[Event],
+              within: Transaction) -> None:
+        self.record.whole([self.owner.outer_snapshot(self.account, s) for s in pres],
+                          [self.owner.outer_snapshot(self.account, s) for s in posts],
+                          [self.owner.outer_event(self.account, e) for e in written], within)
+
 
 class AccountsBackend(CalendarBackend):
     """Every account's calendars behind one interface, routed by `<account>/<calendar id>`."""

@@ -123,6 +123,15 @@ class WriteRecord(Protocol):
         """Record the post-images: inside the write's transaction when `before` joined it,
         else after the write committed (`within` None)."""
 
+    def whole(self, pres: list[Snapshot], posts: list[Snapshot], written: list[Event],
+              within: Transaction) -> None:
+        """Record the pre- and post-images of a write worked out but not made yet, before it
+        is made: in `within`, the write's own open transaction, when the record keeps its
+        entries in the same store (they commit with the write or not at all), else committed on
+        their own first. For a backend whose write then lands exactly as recorded or not at all
+        (one transaction): a rollback tells a write that never landed by the event still
+        reading as its pre-image, not as the post-image recorded."""
+
 
 @dataclass(frozen=True)
 class RestoreItem:

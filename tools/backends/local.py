@@ -842,11 +842,13 @@ class LocalBackend(CalendarBackend):
     def patch_events_recorded(self, calendar_id: str, items: Sequence[PatchItem],
                               record: WriteRecord, *, send_updates: bool = False) -> list[Event]:
         """`patch_events` with its record, in the write's one transaction: the pre-images are
-        the rows this transaction read under the writer lock (no read of its own before it), and
-        the record gets them, with the transaction, before anything is written; a journal on
-        this same store writes its entries in it, so they commit with the write or not at all.
-        The post-images are the values written (no read-back: a read after the commit could
-        take another process's later write for ours)."""
+        the rows this transaction read under the writer lock (no read of its own before it),
+        the post-images the values about to be written (no read-back: a read after the commit
+        could take another process's later write for ours). Every item is checked and worked
+        out first; then the record gets both images, with the transaction, before anything of
+        the write is committed (`WriteRecord.whole`): a journal on this same store inserts its
+        entries in it (they commit with the write or not at all), a journal elsewhere commits
+        them first, whole, in one transaction, and the write, all or nothing, follows."""
         return self._patch_all(calendar_id, items, record)
 
     def _patch_all(self, calendar_id: str, items: Sequence[PatchItem],
@@ -857,15 +859,11 @@ class LocalBackend(CalendarBackend):
         patched again."""
         written: list[Event] = []
         posts: list[Snapshot] = []
-        joined = False
         with self._writing() as conn:
-            within = Transaction(self.store, conn)
             rows = self._rows(conn, calendar_id, [item.event_id for item in items])
-            if record is not None:
-                joined = record.before([_snapshot_of(calendar_id, item.event_id,
-                                                     rows[item.event_id]._mapping
-                                                     if item.event_id in rows else None)
-                                        for item in items], within)
+            pres = [_snapshot_of(calendar_id, item.event_id,
+                                 rows[item.event_id]._mapping if item.event_id in rows else None)
+                    for item in items] if record is not None else []
             params: list[dict[str, Any]] = []
             done: set[str] = set()
             for item in items:
@@ -889,11 +887,9 @@ class LocalBackend(CalendarBackend):
                           "turn_id": row.turn_id if row is not None else None, **fields}
                 written.append(row_to_event(stored))
                 posts.append(_snapshot_of(calendar_id, item.event_id, stored))
+            if record is not None and items:
+                record.whole(pres, posts, written, Transaction(self.store, conn))
             _update_rows(conn, _UPDATE_ROW, params)
-            if record is not None and joined:
-                record.after(posts, written, within)
-        if record is not None and not joined:
-            record.after(posts, written, None)
         return written
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,

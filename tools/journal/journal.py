@@ -380,6 +380,27 @@ class _Record:
                     {"entry": entry, **{f"b_{k}": v for k, v in end.items()}}
                     for entry, end in zip(finished, done, strict=True)])
 
+    def whole(self, pres: list[Snapshot], posts: list[Snapshot], written: list[Event],
+              within: Transaction) -> None:
+        """Each entry inserted once, complete (`done`, pre- and post-image), before the write
+        it records is committed: in the write's own transaction on this journal's store, else
+        in one journal transaction of its own committed first, while the backend holds its
+        writer lock (`pending` keeps their ids, for `abandon` if the write then fails). A
+        process killed between the two commits leaves `done` entries over events that still
+        read as their pre-images: a rollback finds nothing to undo there (`Journal._decide`)."""
+        rows = [{**row, **completed_entry(post, event)}
+                for row, post, event in zip(self._rows(pres), posts, written, strict=True)]
+        if not rows:
+            return
+        if within.store is self.journal.store:
+            self.journal.open_turn(self.turn_id, within.conn)
+            self.ids += within.conn.execute(_INSERT_ENTRIES, rows).scalars()
+            return
+        with self.journal.engine.begin() as conn:
+            self.journal.open_turn(self.turn_id, conn)
+            self.pending = list(conn.execute(_INSERT_ENTRIES, rows).scalars())
+        self.ids += self.pending
+
 
 class _BulkRecord(_Record):
     """A bulk update's entries: each item's pre-image, the event it was read as and its intent."""
@@ -841,11 +862,16 @@ class Journal:
                 return ("conflict", "changed by someone else before our write was recorded")
             return RestoreItem(group.pre, current.version)
         post = last.post
-        if current.version != last.post_version:
-            if post is None or not self.backend.same_content(post, current):
+        ours = post is not None and self.backend.same_content(post, current)
+        if current.version != last.post_version or not ours:
+            # Not the version our write left, or that version without its content: a write
+            # recorded whole before it was committed (`_Record.whole`) that never landed, whose
+            # version another writer then reached with a change of its own.
+            if not ours:
                 if self.backend.same_content(group.pre, current):
                     # Already back as it was (a rollback that stopped before marking its
-                    # entries): nothing to undo, and nobody's change to keep.
+                    # entries), or our write never landed: nothing to undo, and nobody's
+                    # change to keep.
                     return ("noop", "")
                 if not group.left_earlier(self.backend.same_content, current):
                     return ("conflict", "changed by someone else after our write")
