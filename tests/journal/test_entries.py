@@ -130,6 +130,57 @@ def test_what_the_journal_writes_is_the_json_it_always_wrote(backend, journal: J
     assert turn is not None and turn.owner == json.dumps(asdict(journal.owner), sort_keys=True)
 
 
+def test_a_bulk_update_writes_the_json_it_always_wrote(backend, journal: Journal):
+    """A bulk update's entries, recorded whole (pre- and post-image at once, the event after
+    serialized once for both the intent and the event after), hold the very texts `begin` and
+    `complete` write, and read back as the same types."""
+    from conftest import make_context
+
+    from tools.context import ToolCall
+    from tools.registry import ToolRegistry
+
+    cal = backend.primary_calendar_id()
+    made = [_dinner(backend), _dinner(backend)]
+    pres = [backend.snapshot(cal, e.id) for e in made]
+    befores = [backend.get_event(cal, e.id) for e in made]
+    patches = [{"title": "Dinner out"}, {"description": "bring wine", "location": "Cafe Rio"}]
+    result = ToolRegistry(make_context(backend, journal, "t-bulk")).run(ToolCall(
+        "b", "bulk_update_calendar_events",
+        {"updates": [{"event_id": e.id, **p} for e, p in zip(made, patches, strict=True)]}))
+    assert not result.is_error, result.text
+
+    rows = journal.entries("t-bulk")
+    assert [r.event_id for r in rows] == [e.id for e in made]
+    for row, pre, before, patch in zip(rows, pres, befores, patches, strict=True):
+        assert before is not None
+        post, after = backend.snapshot(cal, row.event_id), backend.get_event(cal, row.event_id)
+        assert after is not None
+        meant = apply_patch(before, EventPatch(patch))
+        assert row.state == "done"
+        assert row.pre == json.dumps(pre.to_json())
+        assert row.pre_event == json.dumps(before.to_contract())
+        assert row.intent == json.dumps({"kind": "update", "event": meant.to_contract()})
+        assert (row.post, row.post_version) == (json.dumps(post.to_json()), post.version)
+        assert row.post_event == json.dumps(after.to_contract())
+        assert row.base_version == before.version
+        entry = Entry.read(row)
+        assert entry.intent == Intent.update(Entry.read(row).post_event)
+        assert entry.post_event is not None and entry.post_event.to_contract() == after.to_contract()
+
+
+def test_an_intent_that_is_not_the_event_after_is_read_on_its_own() -> None:
+    """The intent is read from its own text, not taken for the event after, whenever the two
+    texts differ (a delete's intent, or an update whose outcome was not the event after)."""
+    after = '{"id": "ev1", "title": "Dinner out", "start": "2025-10-23T18:00:00-07:00"}'
+    meant = '{"id": "ev1", "title": "Dinner in", "start": "2025-10-23T18:00:00-07:00"}'
+    entry = Entry.read(_row(post_event=after, intent='{"kind": "update", "event": ' + meant + '}'))
+    assert entry.post_event is not None and entry.post_event.title == "Dinner out"
+    assert entry.intent is not None and entry.intent.event is not None
+    assert entry.intent.event.title == "Dinner in"
+    entry = Entry.read(_row(post_event=after, intent='{"kind": "delete", "event": ' + after + '}'))
+    assert entry.intent is not None and entry.intent.kind is IntentKind.DELETE
+
+
 # ----------------------------------------------------------------------------- the values alone
 def _row(**columns: Any) -> JournalEntry:
     base = {"id": 1, "turn_id": "t", "tool": "update_calendar_event", "calendar_id": "primary",

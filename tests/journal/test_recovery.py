@@ -7,6 +7,8 @@ find the open turn and put the calendar back exactly.
 """
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys

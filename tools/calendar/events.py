@@ -65,6 +65,8 @@ def plain_text(value: str) -> str:
     """Other people's text made safe to show and to hand the model: control characters and
     line breaks become spaces, and invisible format characters (bidi overrides such as U+202E,
     which make a title read backwards or hide what follows it) are removed."""
+    if type(value) is str and value.isascii() and value.isprintable():
+        return value  # no control, line or format character in printable ASCII: most text
     out = []
     for ch in str(value):
         category = unicodedata.category(ch)

@@ -16,7 +16,7 @@ import json
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy import String
 from sqlmodel import Field, SQLModel
@@ -76,6 +76,39 @@ class JournalEntry(SQLModel, table=True):
     created_at: datetime = Field(default_factory=_now)
 
 
+class EntryRow(Protocol):
+    """The columns of a stored entry, as a `JournalEntry` or a row fetched by Core holds them."""
+
+    @property
+    def id(self) -> int | None: ...
+    @property
+    def turn_id(self) -> str: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def tool(self) -> str: ...
+    @property
+    def calendar_id(self) -> str: ...
+    @property
+    def event_id(self) -> str: ...
+    @property
+    def pre(self) -> str: ...
+    @property
+    def pre_event(self) -> str | None: ...
+    @property
+    def post(self) -> str | None: ...
+    @property
+    def post_version(self) -> str | None: ...
+    @property
+    def post_event(self) -> str | None: ...
+    @property
+    def intent(self) -> str | None: ...
+    @property
+    def base_version(self) -> str | None: ...
+    @property
+    def state(self) -> EntryState: ...
+
+
 class Unreadable(ValueError):
     """Stored journal text that cannot be read back; the message says which and why."""
 
@@ -118,6 +151,12 @@ def _event(data: Any, calendar_id: str, what: str) -> Event | None:
 def read_event(text: str | None, calendar_id: str, what: str = "event") -> Event | None:
     """The event stored as `text` (None: none stored), on `calendar_id`."""
     return _event(_loads(text, what), calendar_id, what) if text else None
+
+
+def _intent_text(kind: IntentKind, event_json: str | None) -> str:
+    """`json.dumps({"kind": kind, "event": event})` from the event's own JSON text (`null`:
+    none): the same text, with the event serialized once."""
+    return f'{{"kind": {json.dumps(kind.value)}, "event": {event_json or "null"}}}'
 
 
 def owner_text(owner: Owner) -> str:
@@ -186,15 +225,21 @@ class Intent:
             return cls(IntentKind.CREATE, event)
         return cls.delete() if not after.exists else cls(IntentKind.UPDATE, event)
 
-    def to_text(self) -> str:
-        return json.dumps({"kind": self.kind.value,
-                           "event": self.event.to_contract() if self.event is not None else None})
+    def to_text(self, event_json: str | None = None) -> str:
+        """The stored text; `event_json`: `event_text(self.event)` when the caller has it already
+        (the same text, spelled as `json.dumps` spells the whole)."""
+        if event_json is None:
+            event_json = event_text(self.event)
+        return _intent_text(self.kind, event_json)
 
     @classmethod
-    def from_text(cls, text: str | None, calendar_id: str) -> Intent | None:
+    def from_text(cls, text: str | None, calendar_id: str, known: tuple[str, Event | None] | None = None
+                  ) -> Intent | None:
         """The intent stored as `text`; None for an entry written before intents were."""
         if not text:
             return None
+        if known is not None and known[0] and text == _intent_text(IntentKind.UPDATE, known[0]):
+            return cls(IntentKind.UPDATE, known[1])  # the event after, read already: same text
         data = _loads(text, "intent")
         if not isinstance(data, dict):
             raise Unreadable("intent: not an object")
@@ -235,15 +280,18 @@ class Entry:
         return self.intent is not None and self.intent.kind is IntentKind.DELETE
 
     @classmethod
-    def read(cls, row: JournalEntry) -> Entry:
+    def read(cls, row: EntryRow) -> Entry:
         """Decode a stored row; `Unreadable` names the column that cannot be read."""
         assert row.id is not None
         cal = row.calendar_id
+        pre = read_snapshot(row.pre, "pre-image")
+        before = read_event(row.pre_event, cal, "event before")
+        post = read_snapshot(row.post, "post-image") if row.post else None
+        after = read_event(row.post_event, cal, "event after")
+        # an update's intent is most often the event after, to the letter: read once
+        intent = Intent.from_text(row.intent, cal, (row.post_event or "", after))
         return cls(row.id, row.turn_id, row.attempt, row.tool, cal, row.event_id, row.state,
-                   read_snapshot(row.pre, "pre-image"), read_event(row.pre_event, cal, "event before"),
-                   read_snapshot(row.post, "post-image") if row.post else None, row.post_version,
-                   read_event(row.post_event, cal, "event after"), Intent.from_text(row.intent, cal),
-                   row.base_version)
+                   pre, before, post, row.post_version, after, intent, row.base_version)
 
 
 def new_entry(turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str,
@@ -260,3 +308,23 @@ def completed_entry(post: Snapshot, post_event: Event | None) -> dict[str, Any]:
     """The columns an entry gains when its write succeeded (`done`)."""
     return {"post": snapshot_text(post), "post_version": post.version,
             "post_event": event_text(post_event), "state": "done"}
+
+
+def whole_entry(turn_id: str, attempt: int, tool: str, calendar_id: str, event_id: str,
+                pre: Snapshot, pre_event: Event | None, intent: Intent | None,
+                base_version: str | None, post: Snapshot, post_event: Event | None) -> dict[str, Any]:
+    """`new_entry` and `completed_entry` of one write at once (`done`), the same texts: the
+    event after is serialized once when the intent's event reads the same (an update worked
+    out before it was written)."""
+    after = post_event.to_contract() if post_event is not None else None
+    after_text = json.dumps(after) if after is not None else None
+    intent_text = None
+    if intent is not None:
+        meant = intent.event.to_contract() if intent.event is not None else None
+        intent_text = intent.to_text(after_text if meant is not None and meant == after
+                                     else json.dumps(meant) if meant is not None else None)
+    return {"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
+            "event_id": event_id, "pre": snapshot_text(pre), "pre_event": event_text(pre_event),
+            "intent": intent_text, "base_version": base_version, "created_at": _now(),
+            "post": snapshot_text(post), "post_version": post.version, "post_event": after_text,
+            "state": "done"}

@@ -24,11 +24,11 @@ entries are typed values (`Entry`, `Intent`), never JSON.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Literal
+from typing import Literal, cast
 
 from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
@@ -53,6 +53,7 @@ from tools.journal.entries import (
     ENTRY_STATES,
     TURN_STATES,
     Entry,
+    EntryRow,
     EntryState,
     Intent,
     IntentKind,
@@ -65,6 +66,7 @@ from tools.journal.entries import (
     owner_text,
     read_owner,
     read_snapshot,
+    whole_entry,
 )
 from tools.journal.turn_owner import Owner, current_owner, is_alive
 from tools.store.database import Store, is_postgresql
@@ -100,10 +102,11 @@ _INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_or
 _COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     post=bindparam("b_post"), post_version=bindparam("b_post_version"),
     post_event=bindparam("b_post_event"), state=bindparam("b_state"))
-_MARK_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
+_THESE_ENTRIES = _ENTRIES.c.id.in_(bindparam("b_ids", expanding=True))
+_MARK_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(
     state=bindparam("new_state"), note=bindparam("new_note"))
-_NOTE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
-    note=bindparam("new_note"))
+_NOTE_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(note=bindparam("new_note"))
+_MARKED_AT_ONCE = 500  # ids per statement: well under any database's limit of bound values
 _TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
 # A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
 # one statement that needs no read first, and may run inside a write's own transaction.
@@ -282,7 +285,7 @@ class _Group:
     ids: list[int]
     first: Entry
     last: Entry
-    between: list[JournalEntry] = field(default_factory=list)  # the rows between, read if needed
+    between: list[EntryRow] = field(default_factory=list)  # the rows between, read if needed
 
     def left_earlier(self, same: Callable[[Snapshot, Snapshot], bool], current: Snapshot) -> bool:
         """Whether `current` is what one of our earlier writes left (not the last one): undoing
@@ -320,7 +323,7 @@ class _Group:
         return event_words(self.first_event or self.last_event)
 
 
-def _read_group(calendar_id: str, event_id: str, rows: list[JournalEntry]) -> _Group:
+def _read_group(calendar_id: str, event_id: str, rows: list[EntryRow]) -> _Group:
     """The group of one event's rows; `Unreadable` when its first or last cannot be read (an
     event written once has one row, read once: it is both)."""
     first = Entry.read(rows[0])
@@ -350,8 +353,14 @@ class _Record:
         self.pending: list[int] = []
         """The entries committed before the write, to be abandoned if it fails."""
 
-    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
+    def _facts(self, pres: list[Snapshot]) -> list[tuple[str, Snapshot, Event | None, Intent | None,
+                                                      str | None]]:
+        """Each entry's event id, pre-image, event before, intent and base version."""
         raise NotImplementedError
+
+    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
+        return [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id, *facts)
+                for facts in self._facts(pres)]
 
     def before(self, pres: list[Snapshot], within: Transaction | None) -> bool:
         self.rows = self._rows(pres)
@@ -388,8 +397,9 @@ class _Record:
         writer lock (`pending` keeps their ids, for `abandon` if the write then fails). A
         process killed between the two commits leaves `done` entries over events that still
         read as their pre-images: a rollback finds nothing to undo there (`Journal._decide`)."""
-        rows = [{**row, **completed_entry(post, event)}
-                for row, post, event in zip(self._rows(pres), posts, written, strict=True)]
+        rows = [whole_entry(self.turn_id, self.attempt, self.tool, self.calendar_id, *facts,
+                            post, event)
+                for facts, post, event in zip(self._facts(pres), posts, written, strict=True)]
         if not rows:
             return
         if within.store is self.journal.store:
@@ -410,9 +420,9 @@ class _BulkRecord(_Record):
         super().__init__(journal, turn_id, attempt, tool, calendar_id)
         self.items, self.intents = items, intents
 
-    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
-        return [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
-                          item.event_id, pre, item.read, intent, item.if_match)
+    def _facts(self, pres: list[Snapshot]) -> list[tuple[str, Snapshot, Event | None, Intent | None,
+                                                      str | None]]:
+        return [(item.event_id, pre, item.read, intent, item.if_match)
                 for item, pre, intent in zip(self.items, pres, self.intents, strict=True)]
 
 
@@ -425,9 +435,9 @@ class _CreateRecord(_Record):
         super().__init__(journal, turn_id, attempt, tool, calendar_id)
         self.events = events
 
-    def _rows(self, pres: list[Snapshot]) -> list[dict[str, object]]:
-        return [new_entry(self.turn_id, self.attempt, self.tool, self.calendar_id,
-                          pre.event_id, pre, None, Intent.create(event), None)
+    def _facts(self, pres: list[Snapshot]) -> list[tuple[str, Snapshot, Event | None, Intent | None,
+                                                      str | None]]:
+        return [(pre.event_id, pre, None, Intent.create(event), None)
                 for pre, event in zip(pres, self.events, strict=True)]
 
 
@@ -692,6 +702,14 @@ class Journal:
                 if (attempt is None or row.attempt == attempt)
                 and (wanted is None or row.id in wanted)]
 
+    def _entry_rows(self, turn_id: str, attempt: int | None = None) -> list[EntryRow]:
+        """`entries` of the turn (or one attempt) as the rows fetched, for a rollback that only
+        reads them: no `JournalEntry` made of each."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_SELECT_ENTRIES, {"b_turn": turn_id,
+                                                  "b_states": ["pending", "done"]}).all()
+        return [cast(EntryRow, row) for row in rows if attempt is None or row.attempt == attempt]
+
     def last_entry_id(self) -> int:
         """The newest entry id (0 when none): a call's own entries are the ones after it."""
         with self.engine.connect() as conn:
@@ -707,7 +725,7 @@ class Journal:
         """Undo the turn's (or one attempt's) writes, newest first, touching nothing else. A
         whole-turn rollback closes the turn, or leaves it `unfinished` for the next start when
         something of ours could not be undone yet."""
-        return self.rollback_entries(turn_id, self.entries(turn_id, attempt),
+        return self.rollback_entries(turn_id, self._entry_rows(turn_id, attempt),
                                      close=attempt is None, skip=skip)
 
     @staticmethod
@@ -719,7 +737,7 @@ class Journal:
         return _TURN_UNFINISHED, {"b_turn": turn_id, "b_closed": _now(),
                                   "b_error": report.summary()[:500]}
 
-    def rollback_entries(self, turn_id: str, entries: list[JournalEntry], *,
+    def rollback_entries(self, turn_id: str, entries: Sequence[EntryRow], *,
                          close: bool = False, skip: frozenset[str] = frozenset()) -> RollbackReport:
         """Undo exactly these entries (a whole turn, one attempt, or one failed bulk call).
         After a failure of a calendar service the rest of that service's events is left for
@@ -733,7 +751,7 @@ class Journal:
         read at once, restored in one `restore_many` and its entries marked in one transaction;
         any other is taken event by event, each read after the previous restore."""
         report = RollbackReport(turn_id)
-        by_event: dict[tuple[str, str], list[JournalEntry]] = {}
+        by_event: dict[tuple[str, str], list[EntryRow]] = {}
         for entry in entries:
             by_event.setdefault((entry.calendar_id, entry.event_id), []).append(entry)
         order = sorted(by_event.items(), key=lambda kv: kv[1][-1].id or 0, reverse=True)
@@ -895,17 +913,21 @@ class Journal:
               turn: tuple[Executable, dict[str, object]] | None = None) -> None:
         """Set the entries' state (None: keep it) and note, for every (ids, state, note), and
         the turn's state when given (`_turn_state`), in one transaction."""
-        rows = [{"entry": entry, "new_state": state, "new_note": note[:500] if note else None}
-                for ids, state, note in marks for entry in ids]
-        setting = [r for r in rows if r["new_state"] is not None]
-        keeping = [r for r in rows if r["new_state"] is None]
-        if not rows and turn is None:
+        alike: dict[tuple[EntryState | None, str | None], list[int]] = {}
+        for ids, state, note in marks:
+            alike.setdefault((state, note[:500] if note else None), []).extend(ids)
+        if not any(alike.values()) and turn is None:
             return
         with self.engine.begin() as conn:
-            if setting:
-                conn.execute(_MARK_ENTRY, setting)
-            if keeping:
-                conn.execute(_NOTE_ENTRY, keeping)
+            # one UPDATE per (state, note) and chunk of ids: a rollback's fifty entries all
+            # `rolled_back` are one statement, not fifty
+            for (state, note), ids in alike.items():
+                for start in range(0, len(ids), _MARKED_AT_ONCE):
+                    chunk = {"b_ids": ids[start:start + _MARKED_AT_ONCE], "new_note": note}
+                    if state is None:
+                        conn.execute(_NOTE_ENTRIES, chunk)
+                    else:
+                        conn.execute(_MARK_ENTRIES, {**chunk, "new_state": state})
             if turn is not None:
                 conn.execute(*turn)
 
