@@ -374,8 +374,8 @@ class DiesBeforeMarking(Journal):
     """The journal of a process that dies after its rollback restored the events, before it
     marked their entries."""
 
-    def _mark(self, marks, turn=None):  # the marks, and the turn closed with them
-        raise SystemExit("killed before marking")
+    def _mark(self, marks, turn=None, conn=None):  # the marks, and the turn closed with them
+        raise SystemExit("killed before marking")  # (in the restores' transaction on one store)
 
 
 def test_a_rollback_stopped_before_marking_its_entries_is_finished_by_the_next(backend, journal: Journal):

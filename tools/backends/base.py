@@ -7,7 +7,7 @@ works the same way on every backend: a snapshot is the backend's own stored reco
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -291,6 +291,15 @@ class CalendarBackend(abc.ABC):
                 results.append(exc)
                 break
         return results
+
+    def restore_many_within(self, items: Sequence[RestoreItem],
+                            within: Callable[[list[RestoreResult], Transaction], None]
+                            ) -> list[RestoreResult]:
+        """`restore_many`, its results also handed to `within` inside the restores' own
+        transaction, before it commits, by a backend that has one (local): what `within`
+        writes there (a journal on the same store marking its entries) commits with the
+        restores or not at all. A backend without transactions never calls it."""
+        return self.restore_many(items)
 
     def restore_item(self, item: RestoreItem) -> Snapshot:
         """One restore of `restore_many` (a backend that reads `item.left` overrides it)."""

@@ -843,8 +843,9 @@ class LocalBackend(CalendarBackend):
             conn.execute(_INSERT_ROW, {"calendar_id": calendar_id, "id": event_id, "version": 0,
                                        **event_to_fields(virtual)})
             return 0, virtual
-        if event_id not in self._live_ids(conn, calendar_id, [row]):
-            raise EventNotFound(event_id)
+        if (row.status != "confirmed" or row.recurring_event_id) and \
+                event_id not in self._live_ids(conn, calendar_id, [row]):
+            raise EventNotFound(event_id)  # cancelled, or an occurrence whose series is gone
         return int(row.version), self._event_of(row)
 
     def patch_event(self, calendar_id: str, event_id: str, patch: EventPatch, *,
@@ -945,7 +946,15 @@ class LocalBackend(CalendarBackend):
         that same transaction. A failing database raises: nothing was restored."""
         return self._restore_all(items)
 
-    def _restore_all(self, items: Sequence[RestoreItem]) -> list[RestoreResult]:
+    def restore_many_within(self, items: Sequence[RestoreItem],
+                            within: Callable[[list[RestoreResult], Transaction], None]
+                            ) -> list[RestoreResult]:
+        """`restore_many`, `within` handed the results before the transaction commits."""
+        return self._restore_all(items, within)
+
+    def _restore_all(self, items: Sequence[RestoreItem],
+                     within: Callable[[list[RestoreResult], Transaction], None] | None = None
+                     ) -> list[RestoreResult]:
         """The restores checked one by one against the versions read under the writer lock, then
         written as one executemany per kind of statement (delete, insert, update), each row's
         statement conditioned on its version once more; an event named twice flushes what is
@@ -972,10 +981,13 @@ class LocalBackend(CalendarBackend):
             batch.flush()
             back = {(cal, event_id): _as_dict(row) for cal, ids in by_calendar.items()
                     for event_id, row in self._rows(conn, cal, ids).items()}
-        return [outcome if outcome is not None else _snapshot_of(
-                    item.snapshot.calendar_id, item.snapshot.event_id,
-                    back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
+            results: list[RestoreResult] = [outcome if outcome is not None else _snapshot_of(
+                item.snapshot.calendar_id, item.snapshot.event_id,
+                back.get((item.snapshot.calendar_id, item.snapshot.event_id)))
                 for item, outcome in zip(items, outcomes, strict=False)]
+            if within is not None:
+                within(results, Transaction(self.store, conn))
+        return results
 
     def all_records(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every stored row, for exact before/after comparisons in tests and benchmarks."""

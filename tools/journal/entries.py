@@ -156,7 +156,7 @@ def read_event(text: str | None, calendar_id: str, what: str = "event") -> Event
 def _intent_text(kind: IntentKind, event_json: str | None) -> str:
     """`json.dumps({"kind": kind, "event": event})` from the event's own JSON text (`null`:
     none): the same text, with the event serialized once."""
-    return f'{{"kind": {json.dumps(kind.value)}, "event": {event_json or "null"}}}'
+    return f'{{"kind": "{kind.value}", "event": {event_json or "null"}}}'
 
 
 def owner_text(owner: Owner) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import cache
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
@@ -43,6 +43,7 @@ from tools.backends.base import (
     EventNotFound,
     PatchItem,
     RestoreItem,
+    RestoreResult,
     Snapshot,
     Transaction,
     VersionConflict,
@@ -257,6 +258,12 @@ def _named_or_counted(verb: str, events: list[Event | None], items: list[Restore
     if len(events) <= SUMMARY_LISTED:
         return f"{verb} " + ", ".join(event_words(e) for e in events)
     return f"{verb} {len(events):,} {restored_noun(items)}s"
+
+
+_Settle = Callable[[list[tuple[Outcome, str]], Connection | None], bool]
+"""What a rollback does with one chunk's outcomes (`Journal.rollback_entries`): reports them and
+marks their entries, in the connection given (the restores' transaction) or on its own; True
+when that chunk was the last."""
 
 
 def _restore_outcome(backend: CalendarBackend, group: _Group,
@@ -768,6 +775,7 @@ class Journal:
         for group in groups:  # events on different services are independent of each other
             services.setdefault(self.backend.service_of(group.calendar_id), []).append(group)
         held: list[tuple[list[int], EntryState | None, str | None]] = []
+        ended = False  # the last marks and the turn's state are written already
         for service, part in services.items():
             if service in skip:  # found down earlier (start-up): left for the next start
                 report.waiting += len(part)
@@ -777,17 +785,41 @@ class Journal:
             size = max(1, len(part)) if independent else 1
             for start in range(0, len(part), size):
                 chunk = part[start:start + size]
-                outcomes = self._undo_groups(chunk)
-                self._mark(held)
-                held = [self._report(group, outcome, why, report)
-                        for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
-                if len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes):
-                    # this service failed: the rest of its events wait; the others go on
-                    report.waiting += len(part) - start - len(outcomes)
-                    report.down_services.add(service)
+
+                def marks_of(outcomes: list[tuple[Outcome, str]], chunk: list[_Group] = chunk,
+                             start: int = start, part: list[_Group] = part, service: str = service
+                             ) -> tuple[list[tuple[list[int], EntryState | None, str | None]], bool]:
+                    """The chunk's outcomes into the report; the marks they give, and whether
+                    this service failed (the rest of its events wait; the others go on)."""
+                    marks = [self._report(group, outcome, why, report)
+                             for group, (outcome, why) in zip(chunk, outcomes, strict=False)]
+                    down = len(outcomes) < len(chunk) or any(o == "down" for o, _ in outcomes)
+                    if down:
+                        report.waiting += len(part) - start - len(outcomes)
+                        report.down_services.add(service)
+                    return marks, down
+
+                def settle(outcomes: list[tuple[Outcome, str]], conn: Connection | None,
+                           held: list[tuple[list[int], EntryState | None, str | None]] = held,
+                           marks_of: Callable[..., Any] = marks_of) -> bool:
+                    """The last chunk of the only service: its marks, the ones held and the
+                    turn's state written in the restores' own transaction (one store)."""
+                    marks, _ = marks_of(outcomes)
+                    self._mark(held + marks, self._turn_state(turn_id, report) if close else None,
+                               conn)
+                    return True
+
+                final = len(services) == 1 and start + size >= len(part)
+                outcomes, settled = self._undo_groups(chunk, settle if final else None)
+                if settled:
+                    ended = True
                     break
-        # the last marks and the turn's state in one transaction
-        self._mark(held, self._turn_state(turn_id, report) if close else None)
+                self._mark(held)
+                held, down = marks_of(outcomes)
+                if down:
+                    break
+        if not ended:  # the last marks and the turn's state in one transaction
+            self._mark(held, self._turn_state(turn_id, report) if close else None)
         return report
 
     @staticmethod
@@ -813,49 +845,62 @@ class Journal:
             f"{group.words} could not be put back ({why})"))
         return (group.ids, None, why)
 
-    def _undo_groups(self, groups: list[_Group]) -> list[tuple[Outcome, str]]:
+    def _undo_groups(self, groups: list[_Group], settle: _Settle | None
+                     ) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Each group's outcome, in order: read every event, decide, restore the ones to restore
         together, check each read-back. Shorter than `groups` when the calendar service failed
-        (the last outcome is `down`, the rest was not tried)."""
+        (the last outcome is `down`, the rest was not tried). With them, what `settle` returned
+        when the restores' transaction took it (None: it has not run)."""
         try:
             currents = self._currents(groups)
         except CalendarError as exc:
-            return [("down", _reason(exc, groups[0].event_id))]
+            return [("down", _reason(exc, groups[0].event_id))], None
         decided: list[tuple[Outcome, str] | RestoreItem] = []
         for group, current in zip(groups, currents, strict=False):
             try:
                 decided.append(self._decide(group, current))
             except CalendarError as exc:  # the ones decided so far are restored, then stop
-                outcomes = self._finish(groups, decided)
+                outcomes, _ = self._finish(groups, decided, None)
                 if len(outcomes) == len(decided) and all(o != "down" for o, _ in outcomes):
                     outcomes.append(("down", _reason(exc, group.event_id)))
-                return outcomes
+                return outcomes, None
             except (ValueError, KeyError, TypeError) as exc:
                 decided.append(("failed", f"the journal entry could not be read: {exc}"))
-        return self._finish(groups, decided)
+        return self._finish(groups, decided, settle)
 
-    def _finish(self, groups: list[_Group],
-                decided: list[tuple[Outcome, str] | RestoreItem]) -> list[tuple[Outcome, str]]:
+    def _finish(self, groups: list[_Group], decided: list[tuple[Outcome, str] | RestoreItem],
+                settle: _Settle | None) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Restore the decided items in one `restore_many` and turn every decision and result
-        into an outcome, in order; stops at the first failure of the service."""
+        into an outcome, in order; stops at the first failure of the service. `settle`: handed
+        the outcomes inside the restores' own transaction when the backend has one on this
+        journal's store (the marks then commit with the restores), and what it returned."""
         items = [d for d in decided if isinstance(d, RestoreItem)]
+        settled: list[bool] = []
+
+        def outcomes_of(results: Sequence[RestoreResult]) -> list[tuple[Outcome, str]]:
+            outcomes: list[tuple[Outcome, str]] = []
+            done = iter(results)
+            for group, decision in zip(groups, decided, strict=False):
+                if not isinstance(decision, RestoreItem):
+                    outcomes.append(decision)
+                    continue
+                result = next(done, None)
+                if result is None:
+                    break  # not tried: the service failed before it
+                outcomes.append(_restore_outcome(self.backend, group, result))
+                if outcomes[-1][0] == "down":
+                    break
+            return outcomes
+
+        def within(results: list[RestoreResult], transaction: Transaction) -> None:
+            if settle is not None and transaction.store is self.store:
+                settled.append(settle(outcomes_of(results), transaction.conn))
+
         try:
-            results = self.backend.restore_many(items) if items else []
+            results = self.backend.restore_many_within(items, within) if items else []
         except CalendarError as exc:  # nothing was restored
             results = [exc]
-        outcomes: list[tuple[Outcome, str]] = []
-        done = iter(results)
-        for group, decision in zip(groups, decided, strict=False):
-            if not isinstance(decision, RestoreItem):
-                outcomes.append(decision)
-                continue
-            result = next(done, None)
-            if result is None:
-                break  # not tried: the service failed before it
-            outcomes.append(_restore_outcome(self.backend, group, result))
-            if outcomes[-1][0] == "down":
-                break
-        return outcomes
+        return outcomes_of(results), settled[0] if settled else None
 
     def _currents(self, groups: list[_Group]) -> list[Snapshot]:
         """The events as they are now, one read per calendar."""
@@ -910,26 +955,30 @@ class Journal:
         return got is not None and same_outcome(wanted, got, set(CONTENT_FIELDS))
 
     def _mark(self, marks: list[tuple[list[int], EntryState | None, str | None]],
-              turn: tuple[Executable, dict[str, object]] | None = None) -> None:
+              turn: tuple[Executable, dict[str, object]] | None = None,
+              conn: Connection | None = None) -> None:
         """Set the entries' state (None: keep it) and note, for every (ids, state, note), and
-        the turn's state when given (`_turn_state`), in one transaction."""
+        the turn's state when given (`_turn_state`), in one transaction: `conn`'s, still open
+        (a restore's on this journal's store), else one of its own."""
+        if conn is None:
+            if any(ids for ids, _, _ in marks) or turn is not None:
+                with self.engine.begin() as own:
+                    self._mark(marks, turn, own)
+            return
         alike: dict[tuple[EntryState | None, str | None], list[int]] = {}
         for ids, state, note in marks:
             alike.setdefault((state, note[:500] if note else None), []).extend(ids)
-        if not any(alike.values()) and turn is None:
-            return
-        with self.engine.begin() as conn:
-            # one UPDATE per (state, note) and chunk of ids: a rollback's fifty entries all
-            # `rolled_back` are one statement, not fifty
-            for (state, note), ids in alike.items():
-                for start in range(0, len(ids), _MARKED_AT_ONCE):
-                    chunk = {"b_ids": ids[start:start + _MARKED_AT_ONCE], "new_note": note}
-                    if state is None:
-                        conn.execute(_NOTE_ENTRIES, chunk)
-                    else:
-                        conn.execute(_MARK_ENTRIES, {**chunk, "new_state": state})
-            if turn is not None:
-                conn.execute(*turn)
+        # one UPDATE per (state, note) and chunk of ids: a rollback's fifty entries all
+        # `rolled_back` are one statement, not fifty
+        for (state, note), ids in alike.items():
+            for start in range(0, len(ids), _MARKED_AT_ONCE):
+                chunk = {"b_ids": ids[start:start + _MARKED_AT_ONCE], "new_note": note}
+                if state is None:
+                    conn.execute(_NOTE_ENTRIES, chunk)
+                else:
+                    conn.execute(_MARK_ENTRIES, {**chunk, "new_state": state})
+        if turn is not None:
+            conn.execute(*turn)
 
     def undo_last(self) -> RollbackReport | None:
         """Roll back the newest turn whose changes still stand (None when there is none)."""
