@@ -160,8 +160,8 @@ def event_to_fields(event: Event) -> dict[str, Any]:
         "timezone": event.timezone,
         "location": event.location,
         "description": event.description,
-        "attendees": json.dumps(list(event.attendees)),
-        "recurrence": json.dumps(list(event.recurrence)) if event.recurrence else None,
+        "attendees": _list_json(tuple(event.attendees)),
+        "recurrence": _list_json(tuple(event.recurrence)) if event.recurrence else None,
         "recurring_event_id": event.recurring_event_id,
         "original_start": format_when(event.original_start) if event.original_start else None,
         "status": event.status,
@@ -194,10 +194,28 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
     )
 
 
+_EVENT_COLUMNS = tuple(column.name for column in events_table.c)
+
+
 def _as_dict(row: Any) -> dict[str, Any]:
-    """A fetched row as a plain dict of its columns: read by name many times over, a dict is
-    several times quicker than the row's own mapping (`_changed` compares every column)."""
-    return dict(zip(row._fields, row, strict=True))
+    """A full row of `events` (every column, in the table's order, as `select(events_table)`
+    fetches it) as a plain dict: read by name many times over, a dict is several times quicker
+    than the row's own mapping (`_changed` compares every column)."""
+    return dict(zip(_EVENT_COLUMNS, row, strict=True))
+
+
+def _list_json(items: tuple[Any, ...]) -> str:
+    """`json.dumps(list(items))`, remembered for lists of strings (guests, rules): the same few
+    are written again and again, and each `json.dumps` call makes a new encoder. Only strings:
+    values that are equal but written differently (1, 1.0, True) must not share a text."""
+    if all(type(item) is str for item in items):
+        return _strings_json(items)
+    return json.dumps(list(items))
+
+
+@lru_cache(maxsize=4096)
+def _strings_json(items: tuple[str, ...]) -> str:
+    return json.dumps(list(items))
 
 
 def _record_of(row: Mapping[Any, Any]) -> dict[str, Any]:
@@ -740,7 +758,7 @@ class LocalBackend(CalendarBackend):
         """The stored rows of these events, by id (an untouched occurrence has none)."""
         if not event_ids:
             return {}
-        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)})
+        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)}).all()
         return {row.id: row for row in found}
 
     @staticmethod

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -218,8 +219,19 @@ class Event:
         return data
 
     def with_changes(self, **changes: Any) -> Event:
-        return replace(self, **changes)
+        """A copy with these fields changed (`dataclasses.replace`, without its call of
+        `__init__` through keyword arguments: the event has no `__post_init__` and no
+        factories, so copying its fields and setting the changed ones is the same event)."""
+        if type(self) is not Event or not changes.keys() <= _EVENT_FIELDS:
+            return replace(self, **changes)  # an unknown name is refused there, as always
+        copy = object.__new__(Event)
+        fields_of = copy.__dict__
+        fields_of.update(self.__dict__)
+        fields_of.update(changes)
+        return copy
 
+
+_EVENT_FIELDS = frozenset(f.name for f in dataclass_fields(Event))
 
 MAX_REMINDERS = 5
 """Google keeps at most five reminders on an event; every backend holds the same limit, so an
