@@ -138,6 +138,8 @@ RECORD_FIELDS = ("title", "start", "end", "all_day", "timezone", "location", "de
                  "turn_id", "reminders", "end_timezone")
 _STORED_AS_GIVEN = ("start", "end", "attendees", "recurrence", "original_start", "status",
                     "turn_id", "reminders", "end_timezone")
+_PLAIN_COLUMNS = frozenset({"title", "location", "description", "version"})
+"""Columns `row_to_event` takes as they are stored (the version as text)."""
 _TIMES_AND_LISTS = ("start", "end", "all_day", "timezone", "end_timezone", "original_start",
                     "attendees", "recurrence", "reminders")
 """The columns a record is read through (parsed, or decoded from JSON), and the ones the
@@ -919,11 +921,18 @@ class LocalBackend(CalendarBackend):
                     else apply_patch(current, item.patch)
                 fields = {**event_to_fields(after), "version": version + 1}
                 row = stored_rows.get(item.event_id)
-                params.append({**_pk(calendar_id, item.event_id),
-                               **(_changed(row, fields) if row is not None else fields)})
+                changed = _changed(row, fields) if row is not None else fields
+                params.append({**_pk(calendar_id, item.event_id), **changed})
                 stored = {"calendar_id": calendar_id, "id": item.event_id,
                           "turn_id": row["turn_id"] if row is not None else None, **fields}
-                written.append(row_to_event(stored))
+                if row is not None and changed.keys() <= _PLAIN_COLUMNS:
+                    # only texts an event holds as stored changed: the event read from the row
+                    # (`current` is `row_to_event` of it) with them is the event stored
+                    written.append(current.with_changes(
+                        **{k: v for k, v in changed.items() if k != "version"},
+                        version=str(changed["version"])))
+                else:
+                    written.append(row_to_event(stored))
                 posts.append(_snapshot_of(calendar_id, item.event_id, stored))
             if record is not None and items:
                 record.whole(pres, posts, written, Transaction(self.store, conn))
