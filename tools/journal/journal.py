@@ -130,6 +130,10 @@ _ENTRY_COLUMNS = [column for column in _ENTRIES.c]
 _SELECT_ENTRIES = select(*_ENTRY_COLUMNS).where(
     _ENTRIES.c.turn_id == bindparam("b_turn"),
     _ENTRIES.c.state.in_(bindparam("b_states", expanding=True))).order_by(_ENTRIES.c.id)
+_ROLLBACK_COLUMNS = [column for column in _ENTRIES.c if column.name not in ("note", "created_at")]
+_SELECT_TO_ROLL_BACK = select(*_ROLLBACK_COLUMNS).where(  # what `Entry.read` reads (`EntryRow`)
+    _ENTRIES.c.turn_id == bindparam("b_turn"),
+    _ENTRIES.c.state.in_(("pending", "done"))).order_by(_ENTRIES.c.id)
 _LAST_ENTRY = select(_ENTRIES.c.id).order_by(_ENTRIES.c.id.desc()).limit(1)
 
 
@@ -713,8 +717,7 @@ class Journal:
         """`entries` of the turn (or one attempt) as the rows fetched, for a rollback that only
         reads them: no `JournalEntry` made of each."""
         with self.engine.connect() as conn:
-            rows = conn.execute(_SELECT_ENTRIES, {"b_turn": turn_id,
-                                                  "b_states": ["pending", "done"]}).all()
+            rows = conn.execute(_SELECT_TO_ROLL_BACK, {"b_turn": turn_id}).all()
         return [cast(EntryRow, row) for row in rows if attempt is None or row.attempt == attempt]
 
     def last_entry_id(self) -> int:
