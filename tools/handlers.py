@@ -352,8 +352,8 @@ def _prepare_bulk(ctx: ToolContext, args: dict[str, Any]) -> Prepared:
 
 def _write_bulk(ctx: ToolContext, calendar_id: str, group: list[tuple[Event, EventPatch, Event]],
                 notify: bool, started: list[int]) -> list[tuple[Event, Event]]:
-    """One calendar's items of a bulk update, journaled (`Journal.patch_events`: pre-images
-    before the write, or with it in one transaction where the store allows), each written as
+    """One calendar's items of a bulk update, journaled (`Journal.patch_events`: the entries
+    committed before the write is, or with it in one transaction where the store allows), each written as
     the outcome worked out when it was checked (`PatchItem.expected`) under the version it was
     read at."""
     items = [PatchItem(current.id, patch, current.version or None, current, expected)

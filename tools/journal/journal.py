@@ -2,16 +2,18 @@
 
 Before a guarded write runs, its pre-image (or "did not exist"), what the write is meant to leave
 (the intent: the event as it should read afterwards, or "deleted") and the version it is based on
-are committed with the turn and attempt ids; after it runs, the post-image and its version. A
-write the server refused (a version conflict, a 412, a missing event) is recorded as `refused`:
-it changed nothing and is never undone.
+are committed with the turn and attempt ids; after it runs, the post-image and its version. (A
+local bulk write, worked out whole under its writer lock before anything of it is committed,
+commits its entries complete first, then the write: `_Record.whole`.) A write the server refused
+(a version conflict, a 412, a missing event) is recorded as `refused`: it changed nothing and is
+never undone.
 
 Rolling back walks the turn's entries in reverse. Each event is restored once, to the pre-image of
 the first write that touched it, and only when the event is still exactly what our writes left:
-for a completed write, the post-image's version (or content); for an uncertain one (the process
-died between the pre-image and the post-image), the pre-image plus our intended change, or the
-pre-image itself (the write never landed). Anything else is someone else's change: it is kept and
-reported as a conflict, never overwritten.
+for a completed write, the post-image's version and content (or its content under a new
+version); for an uncertain one (the process died between the pre-image and the post-image), the
+pre-image plus our intended change, or the pre-image itself (the write never landed). Anything
+else is someone else's change: it is kept and reported as a conflict, never overwritten.
 
 Open turns carry their owner (`tools.journal.turn_owner`): start-up recovery only takes turns whose owning
 process is gone, and the owner closes its turn only while it is still its own. A restore that
@@ -352,7 +354,9 @@ class _Record:
     state that could outlive the write). Otherwise the entries are committed pending before the
     write (`pending`, the ids to abandon if it fails), and the ones `after` is given (all, or the
     prefix a backend without transactions wrote before a failure) are completed; the rest stay
-    in `pending`."""
+    in `pending`. A backend with transactions that works the write out before committing it
+    (local) hands both images at once (`whole`): the entries are inserted complete, in its
+    transaction on this store, else committed on their own just before the write is."""
 
     def __init__(self, journal: Journal, turn_id: str, attempt: int, tool: str,
                  calendar_id: str) -> None:
@@ -635,8 +639,10 @@ class Journal:
         entries around it (`_BulkRecord`). On a store shared with the backend (the local
         calendar on one `DATABASE_URL`) the entries are written, already complete, in the
         write's own transaction: both land or neither does, which is the journal's ordering
-        with nothing in between to recover. Otherwise the pre-images are committed before the
-        write and the post-images after it, as `begin_many` and `complete_many` do. `started`
+        with nothing in between to recover. On SQLite files apart, the entries are committed
+        complete just before the write is (`_Record.whole`). A backend without transactions
+        has the pre-images committed before the write and the post-images after it, as
+        `begin_many` and `complete_many` do. `started`
         collects the ids of entries committed before the write, even when it fails (a caller
         undoing several writes also covers one that may have landed); a failed write is
         `abandon`ed. `backend`: the one the caller writes through (the journal's own by
