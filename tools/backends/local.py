@@ -196,9 +196,6 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
     )
 
 
-_EVENT_COLUMNS = tuple(column.name for column in events_table.c)
-
-
 def _as_dict(row: Any) -> dict[str, Any]:
     """A full row of `events` (every column, in the table's order, as `select(events_table)`
     fetches it) as a plain dict: read by name many times over, a dict is several times quicker
