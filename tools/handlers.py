@@ -28,7 +28,7 @@ from tools.calendar.events import (
 from tools.calendar.occurrences import instance_parts
 from tools.calendar.patching import apply_patch, check_times
 from tools.calendar.recurrence import check_recurrence
-from tools.calendar.series_split import moved_rule, until_as
+from tools.calendar.series_split import moved_rule, until_as, wall_shift
 from tools.context import ToolContext, ToolResult
 from tools.fence import clean_text, fence
 from tools.journal.entries import Intent
@@ -285,8 +285,9 @@ def prepare_update(ctx: ToolContext, item: dict[str, Any],
     expected = apply_patch(current, patch)
     given_rule = "recurrence" in patch.fields
     if current.is_recurring_series and "start" in patch.fields and not given_rule:
-        rule = moved_rule(current.recurrence, current.start, expected.start)
-        if rule is not None:  # the day the rule names follows the start ("Thursdays now")
+        rule = moved_rule(current.recurrence, current.start, expected.start,
+                          wall_shift(current.start, expected.start, current, expected))
+        if rule is not None:  # the day the rule names and its UNTIL follow the start
             patch = EventPatch({**patch.fields, "recurrence": list(rule)})
             expected = apply_patch(current, patch)
     if current.is_recurring_series and not given_rule and expected.all_day != current.all_day \

@@ -371,7 +371,7 @@ def series_args(ctx: ToolContext, args: dict[str, Any], aim: Target) -> dict[str
         item["start"] = format_when(start)
         item["end"] = format_when(_plus(start, moved.end, moved.start, moved))
         if "recurrence" not in fields:
-            rule = moved_rule(master.recurrence, occurrence.start, moved.start)
+            rule = moved_rule(master.recurrence, occurrence.start, moved.start, shift)
             if rule is not None:
                 item["recurrence"] = list(rule)
     return item

@@ -569,3 +569,27 @@ def test_pinned_occurrence_moved_twice_around_a_series_change_then_the_series_de
         assert report.clean, report.summary()
         assert records_without_version(world.backend) == before_records
         assert listed(world.backend) == before_list
+
+
+@pytest.mark.parametrize("backend_name", STORE_BACKENDS)
+def test_pinned_series_ended_by_a_split_then_moved_later_is_written_and_rolled_back(backend_name: str) -> None:
+    """Found by the split property on Radicale: a split ends the old series with an UNTIL at its
+    last occurrence; moving that series 150 minutes later left its start after its UNTIL (no
+    occurrence at all), which the server refused. The UNTIL now moves with the start."""
+    with World(backend_name) as world:
+        series = world.backend.create_event(world.cal, spec_to_event(world.backend, {
+            "title": "Stretch", "timezone": "America/Los_Angeles", "all_day": False,
+            "start": "2025-01-01T00:00:00", "end": "2025-01-01T00:15:00", "location": None,
+            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=3"]}))
+        before_records = records_without_version(world.backend)
+        before_list = listed(world.backend)
+        second = next(e for e in world.occurrences() if e.id.endswith("20250102T080000Z"))
+        world.run("update_calendar_event", {"event_id": second.id, "scope": "following",
+                                            "start": "2025-01-01T00:00:00-08:00"})
+        world.run("update_calendar_event", {"event_id": series.id, "start": "2025-01-01T02:30:00-08:00"})
+        assert [e.start_instant.astimezone(ZoneInfo("UTC")).strftime("%m-%d %H:%M") for e in world.occurrences()
+                if e.recurring_event_id == series.id] == ["01-01 10:30"]
+        report = world.journal.rollback("turn-p")
+        assert report.clean, report.summary()
+        assert records_without_version(world.backend) == before_records
+        assert listed(world.backend) == before_list

@@ -208,3 +208,14 @@ def test_an_all_day_series_that_ends_on_a_date_made_timed_keeps_its_last_day(
     starts = sorted(e.start_instant.astimezone(LA).strftime("%m-%d %H:%M")
                     for e in backend.list_events(cal, begin, begin + timedelta(days=60)))
     assert starts == ["09-07 09:00", "09-14 09:00", "09-21 09:00"]
+
+
+def test_a_whole_series_moved_later_keeps_its_last_occurrence(backend: CalendarBackend, journal: Journal) -> None:
+    """"Piano is half an hour later from now on" for a series that ends with an UNTIL at its
+    last lesson: the UNTIL moves with the start, so the last lesson is not cut off (and a rule
+    whose start comes after its UNTIL, which servers refuse, is never written)."""
+    piano = _piano(backend, "RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20260916T000000Z")  # the Sep 15 lesson itself
+    _run(backend, journal, "update_calendar_event",
+         {"event_id": piano.id, "start": "2026-09-01T17:30:00", "end": "2026-09-01T18:30:00"})
+    assert _listing(backend, date(2026, 8, 31), 30) == [
+        ("Piano", f"Tue 09-{day:02d} 17:30", "Music school") for day in (1, 8, 15)]

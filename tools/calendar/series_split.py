@@ -86,14 +86,16 @@ def following_rule(master: Event, original: date | datetime, shift: timedelta) -
 
 
 def moved_rule(lines: tuple[str, ...] | None, before: date | datetime,
-               after: date | datetime) -> tuple[str, ...] | None:
-    """A whole series' rule after its start moved from `before` to `after` with no new rule
-    given: the day it names follows the start ("piano is on Thursdays now"), or None when the
-    rule needs no change."""
+               after: date | datetime, shift: timedelta = timedelta(0)) -> tuple[str, ...] | None:
+    """A whole series' rule after its start moved from `before` to `after` (`shift` on the wall
+    clock) with no new rule given: the day it names follows the start ("piano is on Thursdays
+    now") and an UNTIL moves with it, so "half an hour later" does not cut off the last
+    occurrence; None when the rule needs no change."""
     days = as_date(after) - as_date(before)
-    if not lines or not days.days % 7:
+    until = bool(shift) and any(_is_rule(line) and "UNTIL=" in line.upper() for line in lines or ())
+    if not lines or (not days.days % 7 and not until):
         return None
-    return _moved_rule(lines, timedelta(0), days, held=0)
+    return _moved_rule(lines, shift if until else timedelta(0), days, held=0)
 
 
 def _moved_rule(lines: tuple[str, ...], shift: timedelta, days: timedelta,
