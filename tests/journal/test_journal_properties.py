@@ -309,6 +309,22 @@ def state_of(backend: Any, key: tuple[str, str]) -> Any:
     return found.to_contract() if found else None
 
 
+def timed_series(world: World, title: str, tz: str, start: str, end: str, rule: str,
+                 location: str | None = None) -> Event:
+    """One timed series on the world's calendar, as the pinned examples start from."""
+    return world.backend.create_event(world.cal, spec_to_event(world.backend, {
+        "title": title, "timezone": tz, "all_day": False, "start": start, "end": end,
+        "location": location, "description": None, "attendees": [], "recurrence": [rule]}))
+
+
+def rolled_back_exactly(world: World, before_records: Any, before_list: Any) -> None:
+    """The turn's rollback is clean and leaves every stored record and the listing as before."""
+    report = world.journal.rollback("turn-p")
+    assert report.clean, report.summary()
+    assert records_without_version(world.backend) == before_records
+    assert listed(world.backend) == before_list
+
+
 # --------------------------------------------------------------------------- properties
 @pytest.mark.parametrize("backend_name", STORE_BACKENDS)
 @given(data=st.data())
@@ -318,10 +334,7 @@ def test_rollback_restores_the_calendar_exactly(backend_name: str, data: Any) ->
         before_records = records_without_version(world.backend)
         before_list = listed(world.backend)
         run_turn(world, data)
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
         assert world.journal.open_turns() == []
 
 
@@ -447,10 +460,7 @@ def split_and_roll_back(backend_name: str, data: Any) -> None:
         event("split ran" if split else "split refused or no series")
         if split and not world.whole_series_untouched and data.draw(st.booleans(), label="more"):
             run_turn(world, data, most=2)
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
 
 
 # --------------------------------------------------------------------------- pinned examples
@@ -462,10 +472,8 @@ def test_pinned_occurrence_moved_around_a_series_change_is_rolled_back_exactly(b
     three live in one resource under one ETag, and undoing the newest write must not make the
     older ones look like someone else's."""
     with World(backend_name) as world:
-        world.backend.create_event(world.cal, spec_to_event(world.backend, {
-            "title": "Piano", "timezone": "America/Los_Angeles", "all_day": False,
-            "start": "2025-01-06T16:00:00", "end": "2025-01-06T17:00:00", "location": None,
-            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=4"]}))
+        timed_series(world, "Piano", "America/Los_Angeles", "2025-01-06T16:00:00",
+                     "2025-01-06T17:00:00", "RRULE:FREQ=WEEKLY;COUNT=4")
         before_records = records_without_version(world.backend)
         before_list = listed(world.backend)
         first = world.occurrences()[1]
@@ -477,10 +485,7 @@ def test_pinned_occurrence_moved_around_a_series_change_is_rolled_back_exactly(b
         world.run("bulk_update_calendar_events", {"updates": [
             {"event_id": moved.id, "start": format_when(moved.start + timedelta(minutes=60))},
             {"event_id": world.occurrences()[2].id, "description": "bring the book"}]})
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
 
 
 @pytest.mark.parametrize("backend_name", STORE_BACKENDS)
@@ -488,10 +493,8 @@ def test_pinned_series_deleted_after_its_occurrences_changed_is_rolled_back_exac
     """Occurrences moved and one removed, then the whole series changed and deleted in the same
     turn: the rollback brings the series, its overrides and its exceptions back as they were."""
     with World(backend_name) as world:
-        world.backend.create_event(world.cal, spec_to_event(world.backend, {
-            "title": "Swim", "timezone": "Europe/London", "all_day": False,
-            "start": "2025-02-03T07:30:00", "end": "2025-02-03T08:15:00", "location": "Pool",
-            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=6"]}))
+        timed_series(world, "Swim", "Europe/London", "2025-02-03T07:30:00",
+                     "2025-02-03T08:15:00", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=6", location="Pool")
         occ = world.occurrences()
         world.backend.patch_event(world.cal, occ[0].id, EventPatch({"title": "Swim (moved)"}))  # seeded
         before_records = records_without_version(world.backend)
@@ -508,10 +511,7 @@ def test_pinned_series_deleted_after_its_occurrences_changed_is_rolled_back_exac
             world.run("delete_calendar_event", {"event_id": series.id})
         world.run("create_calendar_event", {"title": "Lunch", "start": "2025-02-04T12:00:00",
                                             "timezone": "Europe/London"})
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
 
 
 @pytest.mark.parametrize("backend_name", STORE_BACKENDS)
@@ -519,10 +519,8 @@ def test_pinned_series_turned_all_day_keeps_its_removed_occurrence_after_rollbac
     """A timed series with a removed occurrence turned all-day (which drops its timed EXDATEs),
     then its occurrences changed: the rollback puts the removed occurrence's EXDATE back too."""
     with World(backend_name) as world:
-        world.backend.create_event(world.cal, spec_to_event(world.backend, {
-            "title": "Stretch", "timezone": "America/Los_Angeles", "all_day": False,
-            "start": "2025-02-21T00:00:00", "end": "2025-02-21T03:52:00", "location": None,
-            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=4"]}))
+        timed_series(world, "Stretch", "America/Los_Angeles", "2025-02-21T00:00:00",
+                     "2025-02-21T03:52:00", "RRULE:FREQ=DAILY;COUNT=4")
         occ = world.occurrences()
         world.backend.patch_event(world.cal, occ[0].id, EventPatch({"title": "Stretch (moved)"}))
         world.backend.delete_event(world.cal, occ[-1].id)  # seeded exceptions
@@ -534,10 +532,7 @@ def test_pinned_series_turned_all_day_keeps_its_removed_occurrence_after_rollbac
         if world.occurrences():
             world.run("bulk_update_calendar_events", {"updates": [
                 {"event_id": e.id, "description": "mat"} for e in world.occurrences()[:2]]})
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
 
 
 @pytest.mark.parametrize("backend_name", STORE_BACKENDS)
@@ -547,10 +542,8 @@ def test_pinned_occurrence_moved_twice_around_a_series_change_then_the_series_de
     occurrences as they were at the series' first write (after the first move): a state this
     turn wrote, not someone else's change, so the occurrence is put back too."""
     with World(backend_name) as world:
-        world.backend.create_event(world.cal, spec_to_event(world.backend, {
-            "title": "Tea", "timezone": "America/Los_Angeles", "all_day": False,
-            "start": "2025-05-08T19:00:00", "end": "2025-05-08T19:17:00", "location": "Home",
-            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=2"]}))
+        timed_series(world, "Tea", "America/Los_Angeles", "2025-05-08T19:00:00",
+                     "2025-05-08T19:17:00", "RRULE:FREQ=DAILY;COUNT=2", location="Home")
         occ = world.occurrences()
         world.backend.patch_event(world.cal, occ[0].id, EventPatch({  # seeded: moved and renamed
             "title": "Tea (moved)", "start": format_when(occ[0].start + timedelta(hours=2))}))
@@ -565,10 +558,7 @@ def test_pinned_occurrence_moved_twice_around_a_series_change_then_the_series_de
                 world.run("update_calendar_event", {"event_id": world.series()[0].id, "title": "Tea time"})
         if not world.whole_series_untouched:
             world.run("delete_calendar_event", {"event_id": world.series()[0].id})
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
 
 
 @pytest.mark.parametrize("backend_name", STORE_BACKENDS)
@@ -577,10 +567,8 @@ def test_pinned_series_ended_by_a_split_then_moved_later_is_written_and_rolled_b
     last occurrence; moving that series 150 minutes later left its start after its UNTIL (no
     occurrence at all), which the server refused. The UNTIL now moves with the start."""
     with World(backend_name) as world:
-        series = world.backend.create_event(world.cal, spec_to_event(world.backend, {
-            "title": "Stretch", "timezone": "America/Los_Angeles", "all_day": False,
-            "start": "2025-01-01T00:00:00", "end": "2025-01-01T00:15:00", "location": None,
-            "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=DAILY;COUNT=3"]}))
+        series = timed_series(world, "Stretch", "America/Los_Angeles", "2025-01-01T00:00:00",
+                              "2025-01-01T00:15:00", "RRULE:FREQ=DAILY;COUNT=3")
         before_records = records_without_version(world.backend)
         before_list = listed(world.backend)
         second = next(e for e in world.occurrences() if e.id.endswith("20250102T080000Z"))
@@ -589,7 +577,4 @@ def test_pinned_series_ended_by_a_split_then_moved_later_is_written_and_rolled_b
         world.run("update_calendar_event", {"event_id": series.id, "start": "2025-01-01T02:30:00-08:00"})
         assert [e.start_instant.astimezone(ZoneInfo("UTC")).strftime("%m-%d %H:%M") for e in world.occurrences()
                 if e.recurring_event_id == series.id] == ["01-01 10:30"]
-        report = world.journal.rollback("turn-p")
-        assert report.clean, report.summary()
-        assert records_without_version(world.backend) == before_records
-        assert listed(world.backend) == before_list
+        rolled_back_exactly(world, before_records, before_list)
