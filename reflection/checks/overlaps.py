@@ -53,9 +53,9 @@ def _expanded(event: Event, start: datetime, end: datetime) -> list[Event]:
     return out
 
 
-def _after_writes(ctx: CheckContext, write: WriteCall) -> list[Event]:
-    """The attempt's other writes as they left their events: moved events at their new times,
-    other new events (so a copy made beside a move is seen)."""
+def _after_writes(ctx: CheckContext, write: WriteCall, whose: Whose) -> list[Event]:
+    """The attempt's other writes as they left their events, each on its calendar: moved events
+    at their new times, other new events (so a copy made beside a move is seen)."""
     out: list[Event] = []
     for other in ctx.writes:
         if other is write or other.failed or other.kind == "delete":
@@ -66,7 +66,8 @@ def _after_writes(ctx: CheckContext, write: WriteCall) -> list[Event]:
         current = ctx.event(other.event_id) if other.kind == "update" else None
         title = str(other.written("title") or (current.title if current is not None else ""))
         key = (ctx.series_key(other.event_id) if other.kind == "update" else "") or f"__new_{other.index}"
-        out.append(Event(id=key, title=title, start=span[0], end=span[1], timezone=ctx.case.timezone))
+        out.append(Event(id=key, title=title, start=span[0], end=span[1], timezone=ctx.case.timezone,
+                         calendar_id=whose.written_on(other) or UNKNOWN_CALENDAR))
     return out
 
 
@@ -108,7 +109,10 @@ def _others(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime,
         if not counts:
             continue
         out.extend(_expanded(event, start, end))
-    return out + [e for e in _after_writes(ctx, write) if e.id != own]
+    # "put date night on the family calendar and on Dan's": the same event on two people's
+    # calendars is asked for, not a duplicate; the attempt's writes count as the calendar's do
+    return out + [e for e in _after_writes(ctx, write, whose) if e.id != own
+                  and _counts(whose, write, written, e.calendar_id)]
 
 
 def check_overlaps(ctx: CheckContext) -> None:

@@ -199,6 +199,9 @@ def check_create_vs_move(ctx: CheckContext) -> None:
     for i, write in enumerate(creates):
         title = str(write.written("title") or "")
         for earlier in creates[:i]:
+            # the same event on two calendars ("on the family calendar and on Dan's") is two asked
+            if str(earlier.written("calendar_id") or "") != str(write.written("calendar_id") or ""):
+                continue
             if _near(str(earlier.written("title") or ""), title) and _same_start(ctx, earlier, write):
                 ctx.error(write, "duplicate", f"'{title}' is created twice at the same time",
                           "create it once")

@@ -201,7 +201,9 @@ class CalendarBook:
                 role: Role = "source" if prep in ("from", "off") else "target"
                 if role == "target" and _NOW_BEFORE_RE.search(text[max(0, match.start() - 30):match.start()]):
                     role = "current"
-                if _in_question(text, match.start()):
+                if _in_question(text, match.start()) or pattern is _BARE_RE:
+                    # asked about, or talked about with no "on"/"to" ("Ian's calendar says the
+                    # banquet is Feb 6"): a calendar read, not where something goes
                     role = "read"
                 # a one-word name alone ("to work") may be a place; "bin days" is the calendar
                 weak = pattern is _LONE_RE or (pattern is _NAMED_ONLY_RE and len(who.split()) < 2)

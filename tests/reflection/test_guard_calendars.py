@@ -291,3 +291,18 @@ def test_copying_an_event_is_asked_for_not_planted() -> None:
     verdict = judge("copy maya's dentist to my calendar too",
                     create(None, title="Dentist", start="2026-03-04T15:00:00", end="2026-03-04T16:00:00"))
     assert not [f for f in verdict.errors if f.type == "other"]
+
+
+def test_a_calendar_talked_about_is_read_not_written() -> None:
+    """"Maya's calendar says ...": Maya's calendar is where the person read it, and "mine" is
+    where it goes."""
+    verdict = judge("maya's calendar says piano is wednesday at 4. add it to mine too", create("home/family", **PIANO))
+    assert not calendar_errors(verdict)
+
+
+def test_the_same_event_on_two_calendars_is_asked_not_a_duplicate() -> None:
+    message = "put piano wednesday 4pm on the family calendar and on leo's"
+    verdict = judge(message, create("home/family", **PIANO), create("home/leo", **PIANO))
+    assert not [f for f in verdict.findings if f.type in ("duplicate", "conflict")], verdict.findings
+    twice = judge(message, create("home/family", **PIANO), create("home/family", **PIANO))
+    assert [f.type for f in twice.errors] == ["duplicate"]
