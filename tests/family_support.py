@@ -27,7 +27,8 @@ from conftest import PERSON_TZ, records_without_version
 from assistant.services import Services
 from tools.backends.accounts import AccountsBackend
 from tools.calendar.events import Event
-from tools.context import ToolContext
+from tools.context import ToolCall, ToolContext
+from tools.registry import ToolRegistry
 
 LA = ZoneInfo(PERSON_TZ)
 NOW = datetime(2025, 10, 22, 9, 0, tzinfo=LA)
@@ -138,6 +139,13 @@ def context(services: Services, turn_id: str) -> ToolContext:
                        calendar_id=services.calendar_id, timezone=services.settings.timezone,
                        locations=services.locations, turn_id=turn_id, calendars=services.calendars,
                        now=lambda: NOW)
+
+
+def run(registry: ToolRegistry, name: str, args: dict[str, Any]) -> Any:
+    """One tool call through the registry, which must succeed; its result."""
+    result = registry.run(ToolCall("1", name, args))
+    assert not result.is_error, result.text
+    return result
 
 
 def records(services: Services, google: Any = None) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from family_support import NOW, calendar_of, context, local_family, records, seed
+from family_support import NOW, calendar_of, context, local_family, records, run, seed
 
 from assistant.cli import main
 from assistant.services import build_services
@@ -31,11 +31,6 @@ def family(home: Path) -> Path:
     local_family(home)
     return home
 
-
-def run(registry: ToolRegistry, name: str, args: dict[str, Any]) -> Any:
-    result = registry.run(ToolCall("1", name, args))
-    assert not result.is_error, result.text
-    return result
 
 
 def test_listing_without_a_calendar_reads_every_chosen_calendar(family: Path) -> None:

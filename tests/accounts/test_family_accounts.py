@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from family_support import NOW, calendar_of, context, records, seed, server_family
+from family_support import NOW, calendar_of, context, records, run, seed, server_family
 from google_support import block_network
 
 from assistant.cli import main
 from assistant.services import build_services
 from assistant.settings import load_settings
 from fixtures.fake_google import FakeGoogleCalendar
-from tools.context import ToolCall
 from tools.registry import ToolRegistry
 
 pytestmark = pytest.mark.slow  # the fake Google server and a real Radicale
@@ -38,11 +37,6 @@ def google(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGoogleCalendar]:
 def family(home: Path, google: FakeGoogleCalendar, radicale: Any) -> str:
     return server_family(home, google, radicale)
 
-
-def run(registry: ToolRegistry, name: str, args: dict[str, Any]) -> Any:
-    result = registry.run(ToolCall("1", name, args))
-    assert not result.is_error, result.text
-    return result
 
 
 def move_swim_and_dentist(services: Any, made: dict[str, tuple[str, str]], turn: str) -> None:
