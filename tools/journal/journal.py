@@ -35,7 +35,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
-from sqlalchemy.sql import Executable
+from sqlalchemy.sql import ColumnElement, Executable
 from sqlmodel import Session, col
 from sqlmodel import select as select_rows
 
@@ -538,21 +538,20 @@ class Journal:
         """Open turns whose owner is gone, and rollbacks left unfinished, newest first: undone in
         the reverse of the order they were made, as `undo` does, so an event two of them
         changed gets back what the older one found."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            rows = session.exec(select_rows(JournalTurn).where(
-                col(JournalTurn.state).in_(("open", "unfinished")),
-                col(JournalTurn.backend) == self.backend.name).order_by(col(JournalTurn.started_at).desc())).all()
-            session.expunge_all()
-        return [t for t in rows if not is_alive(read_owner(t.owner))]
+        return self._left_by_the_dead(col(JournalTurn.backend) == self.backend.name)
 
     def stranded_turns(self) -> list[JournalTurn]:
         """Unfinished turns of a dead process made with other calendar settings (before the
         accounts were set up, or on another backend): this backend cannot undo them, and they
         wait for those settings to come back, so start-up says so instead of keeping quiet."""
+        return self._left_by_the_dead(col(JournalTurn.backend) != self.backend.name)
+
+    def _left_by_the_dead(self, backend_is: ColumnElement[bool]) -> list[JournalTurn]:
+        """Open or unfinished turns matching `backend_is` whose owner is gone, newest first."""
         with Session(self.engine, expire_on_commit=False) as session:
             rows = session.exec(select_rows(JournalTurn).where(
-                col(JournalTurn.state).in_(("open", "unfinished")),
-                col(JournalTurn.backend) != self.backend.name)).all()
+                col(JournalTurn.state).in_(("open", "unfinished")), backend_is,
+            ).order_by(col(JournalTurn.started_at).desc())).all()
             session.expunge_all()
         return [t for t in rows if not is_alive(read_owner(t.owner))]
 
