@@ -42,9 +42,7 @@ def _wall(raw: Any) -> datetime | None:
 
 def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, update: bool) -> Allowed:
     allowed = Allowed()
-    has_day = any(p.day_relative is not None or (p.expression is not None and not p.expression.time_of_day_only
-                                                  and p.expression.kind != "time") for p in phrases)
-    anchor_times = update or has_day
+    anchor_times = update or any(_says_day(p) for p in phrases)
     for phrase in phrases:
         slots_for(phrase, event, ctx.tz, allowed, anchor_times)
     if update and event is not None and allowed.times and not allowed.days and not allowed.instants:
@@ -237,14 +235,17 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     _report(ctx, write, start, allowed, verdict)
 
 
+def _says_day(phrase: Phrase) -> bool:
+    """Whether a phrase names a day (not only a time of day)."""
+    return phrase.day_relative is not None or (phrase.expression is not None and not
+                                               phrase.expression.time_of_day_only and phrase.expression.kind != "time")
+
+
 def _day_said_elsewhere(ctx: CheckContext, phrases: list[Phrase]) -> bool:
     """The phrases bound to a new event say a time of day and no day, and another phrase of the
     message says a day."""
-    def has_day(p: Phrase) -> bool:
-        return p.day_relative is not None or (p.expression is not None and not p.expression.time_of_day_only
-                                              and p.expression.kind != "time")
-    return not any(has_day(p) for p in phrases) and any(
-        has_day(p) for p in ctx.reading.phrases if p not in phrases and p.role != "negated")
+    return not any(_says_day(p) for p in phrases) and any(
+        _says_day(p) for p in ctx.reading.phrases if p not in phrases and p.role != "negated")
 
 
 def _own_clock(ctx: CheckContext, tz_name: str | None) -> ZoneInfo | None:
