@@ -137,10 +137,11 @@ def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS
 def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> SymbolicResult:
     resolution = resolve(case.user_message, case.now, case.timezone)
     book = calendar_book(case)
-    spans = [(n.start, n.end) for n in book.named_in(case.user_message)]
-    reading = read_request(case.user_message, resolution, case.calendar, book.owner_words(), spans)
+    reading = read_request(case.user_message, resolution, case.calendar, book.owner_words(),
+                           book.named_in(case.user_message))
     calls = _guarded_calls(case)
-    ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls)
+    ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls,
+                       book=book)
     _reading_facts(ctx)
     for name, check in checks:
         ctx.check_name = name

@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.calendars import CalendarBook, NamedCalendar, all_ids, calendar_book, words_of
+from reflection.reading.calendars import CalendarBook, NamedCalendar, all_ids, words_of
 
 _SELF_RE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.I)
 
@@ -28,7 +28,7 @@ class Whose:
 
     def __init__(self, ctx: CheckContext) -> None:
         self.ctx = ctx
-        self.book: CalendarBook = calendar_book(ctx.case)
+        self.book: CalendarBook = ctx.book
 
     def was_on(self, write: WriteCall) -> str | None:
         """The calendar a changed or deleted event was on before the turn (None: not known)."""
@@ -63,9 +63,9 @@ class Whose:
             return None
         return str(written)
 
-    @cached_property
+    @property
     def named(self) -> list[NamedCalendar]:
-        return self.book.named_in(self.ctx.reading.text)
+        return self.ctx.reading.calendars
 
     @cached_property
     def mine(self) -> frozenset[str]:

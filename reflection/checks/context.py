@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from reflection.case import CalendarAround, GuardCall, GuardCase
 from reflection.dates.resolver import Resolution
 from reflection.findings import Fact, Finding, FindingType, Severity
+from reflection.reading.calendars import CalendarBook
 from reflection.reading.request import Mention, RequestReading
 from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
 from tools.calendar.occurrences import instance_parts, is_occurrence
@@ -94,6 +95,8 @@ class CheckContext:
     facts: list[Fact] = field(default_factory=list)
     flagged: set[tuple[int, int | None]] = field(default_factory=set)
     check_name: str = ""  # the named check running now, for the proof of what it finds
+    book: CalendarBook = field(default_factory=CalendarBook)
+    """The calendars the case knows by name (`reflection.reading.calendars`), read once."""
 
     @property
     def tz(self) -> ZoneInfo:

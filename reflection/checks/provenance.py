@@ -20,7 +20,6 @@ from functools import lru_cache
 
 from reflection.checks.calendars import Whose
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.calendars import calendar_book
 from reflection.reading.request import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
 
 Action = str  # delete | rename | move | create | invite | describe
@@ -167,7 +166,7 @@ def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
         given = {a.casefold() for a in _EMAIL_RE.findall(message)}
         return all(v.casefold() in given for v in values)
     if action == "file":  # the person named a calendar (which one is the calendars check's)
-        return bool(calendar_book(ctx.case).named_in(message))
+        return bool(ctx.reading.calendars)
     return True  # a description written with an asked change is judged with that change
 
 

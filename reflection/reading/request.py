@@ -16,6 +16,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from reflection.dates.resolver import Expression, Resolution
+from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
 from reflection.reading.event_relative import (
     REMINDER_BEFORE_RE,
@@ -249,6 +250,7 @@ class RequestReading:
     same_length: bool = False             # "same length"
     reminders: list[int] | None = None    # minutes before the start asked ([] "no reminder"; None: none said)
     owners: Mapping[str, frozenset[str]] | None = None  # the calendars' name words the events were read with
+    calendars: list[NamedCalendar] = field(default_factory=list)  # where the message names a calendar
 
     def mentions_of(self, key: str) -> list[Mention]:
         return [m for m in self.mentions if key in m.ref.keys()]
@@ -653,18 +655,17 @@ def _own_verbs(text: str, mentions: list[Mention]) -> None:
 
 def read_request(text: str, resolution: Resolution, calendar: list[Event],
                  owners: Mapping[str, frozenset[str]] | None = None,
-                 calendar_spans: Sequence[tuple[int, int]] = ()) -> RequestReading:
+                 calendars: Sequence[NamedCalendar] = ()) -> RequestReading:
     """The reading of the person's message against the calendar; `owners`: each calendar's name
-    and owner words when there are several, `calendar_spans`: where the message names a
-    calendar ("on Leo's calendar": those words name no event), both from
-    `reflection.reading.calendars`."""
+    and owner words when there are several, `calendars`: where the message names a calendar
+    ("on Leo's calendar": those words name no event), both from `reflection.reading.calendars`."""
     shifts, lengths = find_shifts_and_lengths(text)
     relatives = find_day_relatives(text)
     phrases = _phrases(text, resolution, shifts, relatives)
     date_spans = [(p.start_index, p.end_index) for p in phrases]
     date_spans += [(e.start_index, e.end_index) for e in resolution.expressions]
     date_spans += [(length.start_index, length.end_index) for length in lengths]
-    refs = find_event_refs(text, calendar, [*date_spans, *calendar_spans], owners)
+    refs = find_event_refs(text, calendar, [*date_spans, *((n.start, n.end) for n in calendars)], owners)
     clauses = _clauses(text)
     mentions: list[Mention] = []
     unmatched: list[EventRef] = []
@@ -691,4 +692,5 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)
                              if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])],
         pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
-        same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders, owners=owners)
+        same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders, owners=owners,
+        calendars=list(calendars))
