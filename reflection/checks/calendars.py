@@ -183,8 +183,10 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     now = [p for p in phrases if p.role == "current"]  # "it's on the family cal by mistake"
     if now and write.kind != "create" and whose.was_on(write) not in all_ids(now):
         ctx.unsure(write, f"the message says it is on the {now[0].said} calendar; it was not")
+    if _on_excluded(ctx, whose, write, phrases):
+        return
     own_kept = whose.written_on(write) in whose.mine  # "on my calendar", and it is on one of theirs
-    phrases = [p for p in phrases if p.role not in ("current", "read")
+    phrases = [p for p in phrases if p.role not in ("current", "read", "excluded")
                and not (_own(p) and not p.ids and own_kept)]
     phrases = [_narrowed(p, whose.mine) for p in phrases]
     if not phrases:
@@ -223,6 +225,22 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     ctx.error(write, "calendar", f"the message asks for the calendar {asked} (\"{said}\"); the call "
               f"{verb} '{name}'", f"use the calendar {asked}", None,
               proof={"named": said, "named_ids": sorted(wanted), "written": written})
+
+
+def _on_excluded(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[NamedCalendar]) -> bool:
+    """"on my calendar, not the family one", written on the family one: the message rules out
+    the very calendar written, which no reading of it allows (an error, reported here)."""
+    if write.kind == "delete":
+        return False
+    written = whose.written_on(write) if write.kind == "create" else whose.moved_to(write)
+    for phrase in phrases:
+        if phrase.role == "excluded" and not phrase.weak and written is not None and written in phrase.ids:
+            name = whose.book.calendars[written].name or written
+            ctx.error(write, "calendar", f"the message says not '{phrase.said}'; the call puts the event "
+                      f"on '{name}'", f"put it anywhere but '{name}', as the message asks", None,
+                      proof={"excluded": phrase.said, "written": written})
+            return True
+    return False
 
 
 def _narrowed(phrase: NamedCalendar, mine: frozenset[str]) -> NamedCalendar:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from reflection.case import GuardCase
 
-Role = Literal["target", "source", "current", "read"]
+Role = Literal["target", "source", "current", "read", "excluded"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -45,6 +45,14 @@ _BARE_RE = re.compile(rf"\b(?P<who>[^\W\d_]+)['\u2019]s?\s+(?:own\s+)?{_CALENDAR
 _LONE_RE = re.compile(r"\b(?P<prep>to|onto|into|on)\s+(?P<who>his|hers|theirs|mine|ours|yours|"
                       r"[^\W\d_]+['\u2019]s)(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
                       re.I | re.UNICODE)
+# "on my calendar, not the family one", "instead of dad's cal": a calendar the event must not go on
+_NOT_RE = re.compile(rf"\b(?:not|never|instead\s+of|rather\s+than)\s+(?:(?P<prep>on|onto|to|into|in)\s+)?(?:the\s+)?"
+                     rf"{_WHO}(?:['\u2019]s?)?\s+(?:own\s+)?(?:one|{_CALENDAR_WORD})\b", re.I | re.UNICODE)
+# "don't put it on the family cal", "not on dad's calendar", "not the one on the family cal": the
+# calendar after it is where the event must not go (or be)
+_DONT_BEFORE_RE = re.compile(r"(?:\b(?:not|never)\s+(?:(?:the|that)\s+one\s+)?|"
+                             r"\b(?:don['\u2019]?t|do\s+not|never)\s+(?:put|add|move|book|schedule|file|copy)\b"
+                             r"[^,.;!?\n]*)$", re.I)
 # "put it on bin days": a calendar's own name after a preposition, no calendar word
 _NAMED_ONLY_RE = re.compile(r"\b(?P<prep>on|onto|to|into|in)\s+(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})"
                             r"(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
@@ -155,6 +163,8 @@ class CalendarBook:
         if facts is None or not facts.owner:
             return False
         name = words_of(facts.name)
+        if name & _SHARED_KINDS:
+            return False  # "MacLeod Family" on Fiona MacLeod's account is the family's, not hers
         return bool(name & words_of(facts.owner)) or bool(name & _OWN_KINDS)
 
     def owner_words(self) -> Mapping[str, frozenset[str]]:
@@ -173,13 +183,26 @@ class CalendarBook:
         return bool(one and other and one.owner and one.owner.casefold() == other.owner.casefold()
                     and self.personal(a) and self.personal(b))
 
+    def owner_named(self, address: str, said: frozenset[str]) -> bool:
+        """Whether an address is the owner of a calendar named for someone the message names
+        ("invite Dan", Dan's calendar owned by dan@...): the address of the person asked for,
+        read from the family's own accounts, not a value planted in an event. A shared
+        calendar's name ("Family", "Kids", "Work") names nobody."""
+        wanted = address.strip().casefold()
+        for facts in self.calendars.values():
+            name = words_of(facts.name)
+            if (facts.owner.strip().casefold() == wanted and name and not name & _OWN_KINDS
+                    and not name & _SHARED_KINDS and name <= said):
+                return True
+        return False
+
     def named_in(self, text: str) -> list[NamedCalendar]:
         """Every calendar the message names, in order; a possessive or a name that is not
         followed by a calendar word ("Leo's swim") names none, and "the family one" names one only
         when a known calendar has that name."""
         found: list[NamedCalendar] = []
         taken: list[tuple[int, int]] = []
-        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE, _NAMED_ONLY_RE):
+        for pattern in (_NOT_RE, _WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE, _NAMED_ONLY_RE):
             for match in pattern.finditer(text):
                 if any(a < match.end() and match.start() < b for a, b in taken):
                     continue
@@ -188,7 +211,7 @@ class CalendarBook:
                 first = who.split()[0].casefold().replace("\u2019", "'").removesuffix("'s")
                 pronoun = first in PRONOUNS or first in _OWN_PRONOUNS
                 ids = self.matching(who)
-                if pattern is _ONE_RE and not ids:
+                if pattern in (_ONE_RE, _NOT_RE) and not ids:
                     continue  # "on that one", "to the new one": no calendar named
                 whole = pattern is _NAMED_ONLY_RE and self.named_whole(who)
                 if pattern is _NAMED_ONLY_RE and not whole:
@@ -201,7 +224,10 @@ class CalendarBook:
                 role: Role = "source" if prep in ("from", "off") else "target"
                 if role == "target" and _NOW_BEFORE_RE.search(text[max(0, match.start() - 30):match.start()]):
                     role = "current"
-                if _in_question(text, match.start()) or pattern is _BARE_RE:
+                ruled_out = role in ("target", "current") and _DONT_BEFORE_RE.search(text[:match.start()])
+                if pattern is _NOT_RE or ruled_out:
+                    role = "excluded"
+                elif _in_question(text, match.start()) or pattern is _BARE_RE:
                     # asked about, or talked about with no "on"/"to" ("Ian's calendar says the
                     # banquet is Feb 6"): a calendar read, not where something goes
                     role = "read"
@@ -219,6 +245,7 @@ class CalendarBook:
 
 
 _OWN_KINDS = frozenset("work personal private job office me".split())
+_SHARED_KINDS = frozenset("family famil kid household home house shared holiday birthday".split())
 
 
 def _in_question(text: str, index: int) -> bool:
