@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.calendars import CalendarBook, NamedCalendar, all_ids, words_of
+from reflection.reading.calendars import RELATIONS, CalendarBook, NamedCalendar, all_ids, words_of
 
 _SELF_RE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.I)
 
@@ -252,8 +252,10 @@ def _narrowed(phrase: NamedCalendar, mine: frozenset[str]) -> NamedCalendar:
 
 
 def _own(phrase: NamedCalendar) -> bool:
-    """"my calendar", "on mine": the person's own."""
-    return phrase.pronoun and phrase.said.casefold().split()[0] in ("my", "mine")
+    """"my calendar", "on mine", "my work cal": the person's own; "my husband's cal" is not."""
+    words = phrase.said.casefold().replace("\u2019", "'").split()
+    return phrase.pronoun and words[0] in ("my", "mine") and not any(
+        w.endswith("'s") or w.endswith("s'") or w.rstrip("s") in RELATIONS for w in words[1:])
 
 
 def _wrong_event_already(ctx: CheckContext, write: WriteCall) -> bool:

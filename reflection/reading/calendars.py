@@ -53,6 +53,11 @@ _NOT_RE = re.compile(rf"\b(?:not|never|instead\s+of|rather\s+than)\s+(?:(?P<prep
 _DONT_BEFORE_RE = re.compile(r"(?:\b(?:not|never)\s+(?:(?:the|that)\s+one\s+)?|"
                              r"\b(?:don['\u2019]?t|do\s+not|never)\s+(?:put|add|move|book|schedule|file|copy)\b"
                              r"[^,.;!?\n]*)$", re.I)
+# "..., home calendar pls": a calendar's whole name and a calendar word, alone in its part of
+# the message, is where the event goes
+_NAME_CAL_ALONE_RE = re.compile(rf"(?:^|[,;:.!?]\s*|\band\s+)(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){{0,2}})"
+                                rf"\s+{_CALENDAR_WORD}(?=\s*(?:[,.;!?]|$|\bpl(?:ea)?se?\b|\bpls\b|\bthanks?\b|\bthx\b))",
+                                re.I | re.UNICODE)
 # "put it on bin days": a calendar's own name after a preposition, no calendar word
 _NAMED_ONLY_RE = re.compile(r"\b(?P<prep>on|onto|to|into|in)\s+(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})"
                             r"(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
@@ -202,7 +207,7 @@ class CalendarBook:
         when a known calendar has that name."""
         found: list[NamedCalendar] = []
         taken: list[tuple[int, int]] = []
-        for pattern in (_NOT_RE, _WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE, _NAMED_ONLY_RE):
+        for pattern in (_NOT_RE, _WITH_PREP_RE, _ONE_RE, _BARE_RE, _NAME_CAL_ALONE_RE, _LONE_RE, _NAMED_ONLY_RE):
             for match in pattern.finditer(text):
                 if any(a < match.end() and match.start() < b for a, b in taken):
                     continue
@@ -213,8 +218,8 @@ class CalendarBook:
                 ids = self.matching(who)
                 if pattern in (_ONE_RE, _NOT_RE) and not ids:
                     continue  # "on that one", "to the new one": no calendar named
-                whole = pattern is _NAMED_ONLY_RE and self.named_whole(who)
-                if pattern is _NAMED_ONLY_RE and not whole:
+                whole = pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and self.named_whole(who)
+                if pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and not whole:
                     continue  # "move it to friday", "on time": only a calendar's own full name counts
                 if whole:
                     ids = whole
@@ -227,7 +232,8 @@ class CalendarBook:
                 ruled_out = role in ("target", "current") and _DONT_BEFORE_RE.search(text[:match.start()])
                 if pattern is _NOT_RE or ruled_out:
                     role = "excluded"
-                elif _in_question(text, match.start()) or pattern is _BARE_RE:
+                elif _in_question(text, match.start()) or pattern is _BARE_RE \
+                        or _read_there(text, match.start(), match.end()):
                     # asked about, or talked about with no "on"/"to" ("Ian's calendar says the
                     # banquet is Feb 6"): a calendar read, not where something goes
                     role = "read"
@@ -248,15 +254,38 @@ _OWN_KINDS = frozenset("work personal private job office me".split())
 _SHARED_KINDS = frozenset("family famil kid household home house shared holiday birthday".split())
 
 
+RELATIONS = frozenset("""husband hubby wife wifey partner spouse mom mum mommy mummy mother dad daddy father son
+daughter kid child children brother bro sister sis grandma grandpa granny grandad granddad nana nan gran
+grandmother grandfather aunt auntie uncle cousin boyfriend girlfriend fiance fiancee nanny babysitter
+boss""".split())
+"""Words for a person by their relation to the speaker: "my husband's cal" is his calendar, not
+the speaker's own, whatever "my" says."""
+
+# "can you add piano to leo's calendar?": a question that asks for a change is a request
+_CHANGE_VERB_RE = re.compile(r"\b(?:add|put|move|book|schedule|copy|create|set\s+up|stick|pop|throw|shift|"
+                             r"file|pencil|block|make|change|switch|transfer)\b", re.I)
+# "on leo's calendar it says ...", "i saw on maya's calendar": where the person read something
+_SAYS_AFTER_RE = re.compile(r"^\s*,?\s*(?:it\s+|that\s+)?(?:says|said|shows|showed|has|had|lists|listed)\b", re.I)
+_SAW_BEFORE_RE = re.compile(r"\b(?:saw|seen|see|noticed|spotted|read)\s+$", re.I)
+
+
 def _in_question(text: str, index: int) -> bool:
     """Whether `index` sits in a sentence that asks something ("whats on grandma's calendar
-    saturday?"): ends with a question mark or starts like a question."""
+    saturday?"): ends with a question mark or starts like a question, and asks for no change
+    before it ("can you add piano to leo's calendar?" is a request)."""
     start = 0
     for match in _SENTENCE_END_RE.finditer(text):
         if match.start() >= index:
-            return match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
+            asks = match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
+            return asks and not _CHANGE_VERB_RE.search(text[start:index])
         start = match.end()
-    return bool(_QUESTION_START_RE.match(text[start:index]))
+    return bool(_QUESTION_START_RE.match(text[start:index])) and not _CHANGE_VERB_RE.search(text[start:index])
+
+
+def _read_there(text: str, start: int, end: int) -> bool:
+    """"on leo's calendar it says piano is at 4", "i saw on maya's calendar": the calendar is
+    where something was read, not where it goes."""
+    return bool(_SAYS_AFTER_RE.match(text[end:]) or _SAW_BEFORE_RE.search(text[:start]))
 
 
 def _facts(raw: Any) -> CalendarFacts | None:

@@ -365,3 +365,38 @@ def test_a_time_on_a_day_pointed_at_is_not_the_next_such_time() -> None:
     lunch = create(None, title="Family lunch", start="2026-03-07T12:30:00", end="2026-03-07T13:30:00")
     verdict = judge(message, lunch)
     assert verdict.valid and verdict.llm_needed
+
+
+# ------------------------------------------------------------------ the seventh held-out corpus's kinds
+def test_my_husband_s_calendar_is_not_my_own() -> None:
+    """"my husbands cal" starts with "my" and names his calendar: the speaker's own calendar
+    does not agree with it."""
+    sams = [{**c, "primary": c["id"] == "dad/dad"} for c in CALENDARS]
+    verdict = judge("add piano wednesday 4pm to my husbands cal", create("dad/dad", **PIANO), calendars=sams)
+    assert verdict.valid and verdict.llm_needed
+    assert not judge("add piano wednesday 4pm to my cal", create("dad/dad", **PIANO), calendars=sams).llm_needed
+
+
+def test_a_calendar_name_and_calendar_word_alone_in_a_part_names_it() -> None:
+    message = "piano wednesday 4pm, leo calendar pls"
+    assert judge(message, create("home/leo", **PIANO)).valid
+    (error,) = calendar_errors(judge(message, create("home/family", **PIANO)))
+    assert error.proof is not None and error.proof["named_ids"] == ["home/leo"]
+
+
+def test_a_question_that_asks_for_a_change_names_where_it_goes() -> None:
+    """"can you add piano to leo's calendar?" is a request, not a calendar asked about."""
+    (error,) = calendar_errors(judge("can you add piano wednesday 4pm to leo's calendar?",
+                                     create("home/family", **PIANO)))
+    assert error.proof is not None and error.proof["named_ids"] == ["home/leo"]
+    assert not calendar_errors(judge("whats on leo's calendar wednesday? add piano at 4pm",
+                                     create("home/family", **PIANO)))
+
+
+def test_a_calendar_where_something_was_read_is_not_where_it_goes() -> None:
+    message = "on leo's calendar it says piano is wednesday 4pm. add it to the family one"
+    assert not calendar_errors(judge(message, create("home/family", **PIANO)))
+    (error,) = calendar_errors(judge(message, create("home/leo", **PIANO)))
+    assert error.proof is not None and error.proof["named_ids"] == ["home/family"]
+    assert not calendar_errors(judge("i saw on leo's calendar piano is wednesday 4pm, add it to the family one",
+                                     create("home/family", **PIANO)))
