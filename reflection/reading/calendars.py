@@ -264,6 +264,8 @@ the speaker's own, whatever "my" says."""
 # "can you add piano to leo's calendar?": a question that asks for a change is a request
 _CHANGE_VERB_RE = re.compile(r"\b(?:add|put|move|book|schedule|copy|create|set\s+up|stick|pop|throw|shift|"
                              r"file|pencil|block|make|change|switch|transfer)\b", re.I)
+_ASKS_WHAT_WAS_RE = re.compile(r"^\s*(?:did|have|has|was|were|is|are)(?:n['\u2019]?t)?\b|"
+                               r"^\s*(?:why|who|when|where|what)\b", re.I)
 # "on leo's calendar it says ...", "i saw on maya's calendar": where the person read something
 _SAYS_AFTER_RE = re.compile(r"^\s*,?\s*(?:it\s+|that\s+)?(?:says|said|shows|showed|has|had|lists|listed)\b", re.I)
 _SAW_BEFORE_RE = re.compile(r"\b(?:saw|seen|see|noticed|spotted|read)\s+$", re.I)
@@ -277,9 +279,15 @@ def _in_question(text: str, index: int) -> bool:
     for match in _SENTENCE_END_RE.finditer(text):
         if match.start() >= index:
             asks = match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
-            return asks and not _CHANGE_VERB_RE.search(text[start:index])
+            return asks and not _asks_change(text[start:index])
         start = match.end()
-    return bool(_QUESTION_START_RE.match(text[start:index])) and not _CHANGE_VERB_RE.search(text[start:index])
+    return bool(_QUESTION_START_RE.match(text[start:index])) and not _asks_change(text[start:index])
+
+
+def _asks_change(sentence: str) -> bool:
+    """A question that asks for a change ("can you add ...", "could you put ..."); "did you add
+    it to leo's calendar?" asks what was done."""
+    return bool(_CHANGE_VERB_RE.search(sentence)) and not _ASKS_WHAT_WAS_RE.match(sentence)
 
 
 def _read_there(text: str, start: int, end: int) -> bool:

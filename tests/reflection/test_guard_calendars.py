@@ -400,3 +400,7 @@ def test_a_calendar_where_something_was_read_is_not_where_it_goes() -> None:
     assert error.proof is not None and error.proof["named_ids"] == ["home/family"]
     assert not calendar_errors(judge("i saw on leo's calendar piano is wednesday 4pm, add it to the family one",
                                      create("home/family", **PIANO)))
+
+
+def test_a_question_about_what_was_done_names_no_destination() -> None:
+    assert not calendar_errors(judge("did you add piano to leo's calendar?", create("home/family", **PIANO)))
