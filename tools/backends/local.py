@@ -55,6 +55,7 @@ from tools.backends.base import (
     ITEM_FAILURES,
     CalendarBackend,
     CalendarError,
+    Decide,
     EventNotFound,
     EventPatch,
     PatchItem,
@@ -983,19 +984,44 @@ class LocalBackend(CalendarBackend):
         finally:
             self._within.callback = None
 
+    decides_restores_under_lock = True
+
+    def restore_many_deciding(self, items: Sequence[RestoreItem], decide: Decide,
+                              within: Callable[[list[RestoreResult], Transaction], None]
+                              ) -> list[RestoreResult]:
+        """`restore_many_within`, each restore decided on the row read under the writer lock
+        (`_restore_all`): the rollback's separate read before it is not needed. Through
+        `restore_many` itself, as `restore_many_within` is."""
+        self._within.callback, self._within.decide = within, decide
+        try:
+            return self.restore_many(items)
+        finally:
+            self._within.callback = self._within.decide = None
+
     def _restore_all(self, items: Sequence[RestoreItem],
                      within: Callable[[list[RestoreResult], Transaction], None] | None = None
                      ) -> list[RestoreResult]:
         """The restores checked one by one against the versions read under the writer lock, then
         written as one executemany per kind of statement (delete, insert, update), each row's
         statement conditioned on its version once more; an event named twice flushes what is
-        pending first, so the second restore sees the first."""
+        pending first, so the second restore sees the first. With a decision to make
+        (`restore_many_deciding`), the items are the events to decide on (each named once),
+        and the restores the ones it returns for the rows read here."""
         outcomes: list[Exception | None] = []
+        decide: Decide | None = getattr(self._within, "decide", None)
         with self._writing() as conn:
             by_calendar = _ids_by_calendar(items)
             read: dict[tuple[str, str], Mapping[str, Any] | None] = {
                 (cal, event_id): _as_dict(row) for cal, ids in by_calendar.items()
                 for event_id, row in self._rows(conn, cal, ids).items()}
+            if decide is not None:
+                keys = [(item.snapshot.calendar_id, item.snapshot.event_id) for item in items]
+                if len(set(keys)) != len(keys):
+                    raise ValueError("a restore decided under the lock names each event once")
+                chosen = decide([_snapshot_of(cal, event_id, read.get((cal, event_id)))
+                                 for cal, event_id in keys])
+                items = [item for item in chosen if item is not None]
+                by_calendar = _ids_by_calendar(items)
             versions: dict[tuple[str, str], int | None] = {
                 key: int(row["version"]) for key, row in read.items() if row is not None}
             batch = _RestoreBatch(conn)

@@ -266,6 +266,9 @@ def _named_or_counted(verb: str, events: list[Event | None], items: list[Restore
     return f"{verb} {len(events):,} {restored_noun(items)}s"
 
 
+_Within = Callable[[list[RestoreResult], Transaction], None]
+"""What a backend hands the restores' results in their own transaction (`restore_many_within`)."""
+
 _Settle = Callable[[list[tuple[Outcome, str]], Connection | None], bool]
 """What a rollback does with one chunk's outcomes (`Journal.rollback_entries`): reports them and
 marks their entries, in the connection given (the restores' transaction) or on its own; True
@@ -859,6 +862,15 @@ class Journal:
         together, check each read-back. Shorter than `groups` when the calendar service failed
         (the last outcome is `down`, the rest was not tried). With them, what `settle` returned
         when the restores' transaction took it (None: it has not run)."""
+        if self.backend.decides_restores_under_lock and all(g.last.state == "done" for g in groups):
+            return self._undo_under_lock(groups, settle)
+        return self._read_and_decide(groups, settle)
+
+    def _read_and_decide(self, groups: list[_Group], settle: _Settle | None,
+                         failed: CalendarError | None = None
+                         ) -> tuple[list[tuple[Outcome, str]], bool | None]:
+        """Read every event, decide each group on it, then restore the ones to restore
+        (`_finish`; `failed`: the restore failed so already, nothing was written)."""
         try:
             currents = self._currents(groups)
         except CalendarError as exc:
@@ -868,21 +880,49 @@ class Journal:
             try:
                 decided.append(self._decide(group, current))
             except CalendarError as exc:  # the ones decided so far are restored, then stop
-                outcomes, _ = self._finish(groups, decided, None)
+                outcomes, _ = self._finish(groups, decided, None, failed)
                 if len(outcomes) == len(decided) and all(o != "down" for o, _ in outcomes):
                     outcomes.append(("down", _reason(exc, group.event_id)))
                 return outcomes, None
             except (ValueError, KeyError, TypeError) as exc:
                 decided.append(("failed", f"the journal entry could not be read: {exc}"))
-        return self._finish(groups, decided, settle)
+        return self._finish(groups, decided, settle, failed)
+
+    def _undo_under_lock(self, groups: list[_Group], settle: _Settle | None
+                         ) -> tuple[list[tuple[Outcome, str]], bool | None]:
+        """`_undo_groups` for writes that all completed (`done`: deciding reads nothing more)
+        on a backend that reads the events under the restores' own writer lock: each group
+        decided on the row read there (`restore_many_deciding`), so no read is made before
+        and no other writer can change an event between the decision and its restore. The
+        same decisions (`_decide`), outcomes and marks as reading first."""
+        decided: list[tuple[Outcome, str] | RestoreItem] = []
+
+        def decide(currents: list[Snapshot]) -> list[RestoreItem | None]:
+            decided.clear()
+            for group, current in zip(groups, currents, strict=True):
+                try:
+                    decided.append(self._decide(group, current))
+                except (ValueError, KeyError, TypeError) as exc:
+                    decided.append(("failed", f"the journal entry could not be read: {exc}"))
+            return [d if isinstance(d, RestoreItem) else None for d in decided]
+
+        provisional = [RestoreItem(group.pre, None, group.last.post) for group in groups]
+        return self._finish(groups, decided, settle, restore=lambda within: (
+            self.backend.restore_many_deciding(provisional, decide, within)),
+            undecided=lambda exc: self._read_and_decide(groups, settle, exc))
 
     def _finish(self, groups: list[_Group], decided: list[tuple[Outcome, str] | RestoreItem],
-                settle: _Settle | None) -> tuple[list[tuple[Outcome, str]], bool | None]:
+                settle: _Settle | None, failed: CalendarError | None = None,
+                restore: Callable[[_Within], list[RestoreResult]] | None = None,
+                undecided: Callable[[CalendarError], tuple[list[tuple[Outcome, str]], bool | None]]
+                | None = None) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Restore the decided items in one `restore_many` and turn every decision and result
         into an outcome, in order; stops at the first failure of the service. `settle`: handed
         the outcomes inside the restores' own transaction when the backend has one on this
-        journal's store (the marks then commit with the restores), and what it returned."""
-        items = [d for d in decided if isinstance(d, RestoreItem)]
+        journal's store (the marks then commit with the restores), and what it returned.
+        `failed`: the restore failed already (nothing written). `restore`: makes the restores
+        and fills `decided` itself, under its lock (`_undo_under_lock`); `undecided`: what
+        to do when it failed before deciding (read, decide, and report that failure)."""
         settled: list[bool] = []
 
         def outcomes_of(results: Sequence[RestoreResult]) -> list[tuple[Outcome, str]]:
@@ -905,8 +945,16 @@ class Journal:
                 settled.append(settle(outcomes_of(results), transaction.conn))
 
         try:
-            results = self.backend.restore_many_within(items, within) if items else []
+            if failed is not None:
+                raise failed
+            if restore is not None:
+                results = restore(within)
+            else:
+                items = [d for d in decided if isinstance(d, RestoreItem)]
+                results = self.backend.restore_many_within(items, within) if items else []
         except CalendarError as exc:  # nothing was restored
+            if restore is not None and undecided is not None and not decided:
+                return undecided(exc)  # failed before deciding: decide as reading first does
             results = [exc]
         return outcomes_of(results), settled[0] if settled else None
 
