@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
     Boolean,
     Column,
     Integer,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    any_,
     bindparam,
     delete,
     distinct,
@@ -86,6 +88,7 @@ from tools.calendar.occurrences import (
 )
 from tools.calendar.patching import apply_patch
 from tools.store.database import Store, writer_lock
+from tools.store.json_text import dumps
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
@@ -170,7 +173,7 @@ def event_to_fields(event: Event) -> dict[str, Any]:
         "status": event.status,
         "start_utc": _epoch(local_start_of(event.start, tz)),
         "end_utc": _epoch(local_start_of(event.end, tz)),
-        "reminders": json.dumps(sorted(set(event.reminders))) if event.reminders is not None else None,
+        "reminders": dumps(sorted(set(event.reminders))) if event.reminders is not None else None,
         "end_timezone": event.end_timezone,
     }
 
@@ -207,10 +210,14 @@ def _as_dict(row: Any) -> dict[str, Any]:
 def _list_json(items: tuple[Any, ...]) -> str:
     """`json.dumps(list(items))`, remembered for lists of strings (guests, rules): the same few
     are written again and again, and each `json.dumps` call makes a new encoder. Only strings:
-    values that are equal but written differently (1, 1.0, True) must not share a text."""
-    if all(type(item) is str for item in items):
-        return _strings_json(items)
-    return json.dumps(list(items))
+    values that are equal but written differently (1, 1.0, True) must not share a text. No
+    guests (most events) is `[]` at once."""
+    if not items:
+        return "[]"
+    for item in items:
+        if type(item) is not str:
+            return dumps(list(items))
+    return _strings_json(items)
 
 
 @lru_cache(maxsize=4096)
@@ -245,8 +252,15 @@ def listing_key(event: Event) -> tuple[datetime, str]:
 # per call was most of the cost of a bulk update and its rollback (bench/RESULTS_backend.md).
 _PK = and_(_E.calendar_id == bindparam("b_cal"), _E.id == bindparam("b_id"))
 _SELECT_ROW = select(events_table).where(_PK)
-_SELECT_ROWS = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
-                                          _E.id.in_(bindparam("b_ids", expanding=True)))
+# The ids as one value, so the statement is the same whatever their number: an IN list of
+# fifty bound values is expanded into a statement of its own on every call (SQLAlchemy renders
+# it anew; psycopg caches no statement of more than fifty parameters, the server plans it
+# again). On PostgreSQL one array (`id = ANY(:b_ids)`), on SQLite one JSON array read by
+# `json_each` (the rows still found through the primary key).
+_SELECT_ROWS_ANY = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
+                                              _E.id == any_(bindparam("b_ids", type_=ARRAY(String))))
+_SELECT_ROWS_EACH = select(events_table).where(_E.calendar_id == bindparam("b_cal"), _E.id.in_(
+    select(func.json_each(bindparam("b_ids_json")).table_valued("value").c.value)))
 _SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed",
                                    _E.id.in_(bindparam("b_ids", expanding=True)))
 _UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
@@ -759,7 +773,12 @@ class LocalBackend(CalendarBackend):
         """The stored rows of these events, by id (an untouched occurrence has none)."""
         if not event_ids:
             return {}
-        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)}).all()
+        if conn.dialect.name == "postgresql":
+            found = conn.execute(_SELECT_ROWS_ANY, {"b_cal": calendar_id,
+                                                    "b_ids": list(event_ids)}).all()
+        else:
+            found = conn.execute(_SELECT_ROWS_EACH, {"b_cal": calendar_id,
+                                                     "b_ids_json": dumps(list(event_ids))}).all()
         return {row.id: row for row in found}
 
     @staticmethod

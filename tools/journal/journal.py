@@ -32,7 +32,7 @@ from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any, Literal, cast
 
-from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy import ARRAY, Integer, any_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
 from sqlalchemy.sql import ColumnElement, Executable
@@ -73,6 +73,7 @@ from tools.journal.entries import (
 )
 from tools.journal.turn_owner import Owner, current_owner, is_alive
 from tools.store.database import Store, is_postgresql
+from tools.store.json_text import dumps
 
 __all__ = ["ENTRY_STATES", "TURN_STATES", "Conflict", "Entry", "EntryState", "Intent", "IntentKind",
            "Journal", "JournalEntry", "JournalTurn", "RestoredEvent", "RollbackReport", "TurnState",
@@ -105,11 +106,18 @@ _INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_or
 _COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     post=bindparam("b_post"), post_version=bindparam("b_post_version"),
     post_event=bindparam("b_post_event"), state=bindparam("b_state"))
-_THESE_ENTRIES = _ENTRIES.c.id.in_(bindparam("b_ids", expanding=True))
-_MARK_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(
-    state=bindparam("new_state"), note=bindparam("new_note"))
-_NOTE_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(note=bindparam("new_note"))
-_MARKED_AT_ONCE = 500  # ids per statement: well under any database's limit of bound values
+# The entries marked, their ids as one value whatever their number (an IN list of fifty is a
+# new statement each time, for SQLAlchemy, psycopg and the server): on PostgreSQL one array
+# (`id = ANY(:b_ids)`), on SQLite one JSON array read by `json_each` (`b_ids` as its text).
+_THESE_ENTRIES = {
+    True: _ENTRIES.c.id == any_(bindparam("b_ids", type_=ARRAY(Integer))),
+    False: _ENTRIES.c.id.in_(select(func.json_each(bindparam("b_ids")).table_valued("value").c.value))}
+_MARKS = {postgresql: (update(_ENTRIES).where(these).values(state=bindparam("new_state"),
+                                                            note=bindparam("new_note")),
+                       update(_ENTRIES).where(these).values(note=bindparam("new_note")))
+          for postgresql, these in _THESE_ENTRIES.items()}
+"""The statements that mark entries (state and note, note only), by "on PostgreSQL"."""
+_MARKED_AT_ONCE = 500  # ids per statement: one bounded array (or JSON text) each
 _TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
 # A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
 # one statement that needs no read first, and may run inside a write's own transaction.
@@ -1026,13 +1034,16 @@ class Journal:
             alike.setdefault((state, note[:500] if note else None), []).extend(ids)
         # one UPDATE per (state, note) and chunk of ids: a rollback's fifty entries all
         # `rolled_back` are one statement, not fifty
+        postgresql = is_postgresql(conn)
+        mark, note_only = _MARKS[postgresql]
         for (state, note), ids in alike.items():
             for start in range(0, len(ids), _MARKED_AT_ONCE):
-                chunk = {"b_ids": ids[start:start + _MARKED_AT_ONCE], "new_note": note}
+                some = ids[start:start + _MARKED_AT_ONCE]
+                chunk = {"b_ids": some if postgresql else dumps(some), "new_note": note}
                 if state is None:
-                    conn.execute(_NOTE_ENTRIES, chunk)
+                    conn.execute(note_only, chunk)
                 else:
-                    conn.execute(_MARK_ENTRIES, {**chunk, "new_state": state})
+                    conn.execute(mark, {**chunk, "new_state": state})
         if turn is not None:
             conn.execute(*turn)
 
