@@ -74,6 +74,7 @@ from tools.calendar.events import (
     as_status,
     format_when,
     local_start_of,
+    new_event,
     parse_when,
     zone,
 )
@@ -184,7 +185,7 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
     original = row["original_start"]
     end_tz_name = row.get("end_timezone")  # a snapshot written before c0002 has none
     reminders = row.get("reminders")
-    return Event(
+    return new_event(
         id=row["id"], title=row["title"], start=parse_when(row["start"], tz, "start"),
         end=parse_when(row["end"], zone(end_tz_name) if end_tz_name else tz, "end"),
         all_day=bool(row["all_day"]),
