@@ -89,7 +89,7 @@ from tools.calendar.occurrences import (
 )
 from tools.calendar.patching import apply_patch
 from tools.store.database import Store, writer_lock
-from tools.store.json_text import dumps
+from tools.store.json_text import dumps, loads
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
@@ -190,13 +190,13 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
         end=parse_when(row["end"], zone(end_tz_name) if end_tz_name else tz, "end"),
         all_day=bool(row["all_day"]),
         timezone=row["timezone"], location=row["location"], description=row["description"],
-        attendees=tuple(json.loads(row["attendees"] or "[]")),
-        recurrence=tuple(json.loads(row["recurrence"])) if row["recurrence"] else None,
+        attendees=tuple(loads(row["attendees"] or "[]")),
+        recurrence=tuple(loads(row["recurrence"])) if row["recurrence"] else None,
         calendar_id=row["calendar_id"], version=str(row["version"]),
         recurring_event_id=row["recurring_event_id"],
         original_start=parse_when(original, tz, "original_start") if original else None,
         status=as_status(row["status"]),
-        reminders=tuple(json.loads(reminders)) if reminders is not None else None,
+        reminders=tuple(loads(reminders)) if reminders is not None else None,
         end_timezone=end_tz_name or None,
     )
 

@@ -24,7 +24,7 @@ from sqlmodel import Field, SQLModel
 from tools.backends.base import Snapshot
 from tools.calendar.events import Event, EventFieldError, event_from_contract
 from tools.journal.turn_owner import Owner
-from tools.store.json_text import dumps
+from tools.store.json_text import dumps, loads
 
 TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
 """A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
@@ -117,7 +117,7 @@ class Unreadable(ValueError):
 # ---------------------------------------------------------------------------- the codec
 def _loads(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
+        return loads(text)
     except ValueError as exc:
         raise Unreadable(f"{what}: {exc}") from None
 

@@ -867,9 +867,11 @@ class Journal:
     def _undo_groups(self, groups: list[_Group], settle: _Settle | None
                      ) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Each group's outcome, in order: read every event, decide, restore the ones to restore
-        together, check each read-back. Shorter than `groups` when the calendar service failed
-        (the last outcome is `down`, the rest was not tried). With them, what `settle` returned
-        when the restores' transaction took it (None: it has not run)."""
+        together, check each read-back (on a backend that reads under its restores' writer
+        lock, completed writes are decided on that read: `_undo_under_lock`). Shorter than
+        `groups` when the calendar service failed (the last outcome is `down`, the rest was not
+        tried). With them, what `settle` returned when the restores' transaction took it (None:
+        it has not run)."""
         if self.backend.decides_restores_under_lock and all(g.last.state == "done" for g in groups):
             return self._undo_under_lock(groups, settle)
         return self._read_and_decide(groups, settle)

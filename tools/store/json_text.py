@@ -1,12 +1,14 @@
-"""`json.dumps` with its default settings, without its cost per call.
+"""`json.dumps` and `json.loads` with their default settings, without their cost per call.
 
 Every `json.dumps(value)` builds a new C encoder and walks `JSONEncoder.encode` and
-`iterencode` in Python before any byte is written: for the journal's small documents (a
-snapshot, an event, ~250-500 characters) that set-up was most of the time (bench_backend: four
-texts per event of a 50-event bulk update took 2.5x as long through `json.dumps` as through one
-encoder made once). `dumps` here is that one encoder, with exactly the settings `json.dumps`
-uses by default (ASCII escapes, `", "` and `": "`, keys in their order, NaN allowed), so it
-writes the very same text: stored texts keep their spelling, and an old reader reads them.
+`iterencode` in Python before any byte is written; for the journal's small texts (a snapshot,
+an event, ~250-500 characters) that set-up is a third of the time: the four texts of one entry
+of a bulk update take 12.4 us through `json.dumps`, 9.0 us through one encoder made once (one
+document of all four through `json.dumps` would take 9.8 us). `dumps` here is that one encoder,
+with exactly the settings `json.dumps` uses by default (ASCII escapes, `", "` and `": "`, keys
+in their order, NaN allowed), so it writes the very same text: stored texts keep their
+spelling, and an old reader reads them. Reading, `loads` skips `json.loads`'s checks of its
+argument and goes to the decoder they lead to for text (four texts: 9.1 us -> 6.5 us).
 
 The encoder is made without the circular-reference check (no dict of markers shared between
 threads): the values given here are plain data built from rows, snapshots and events, never
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from json import encoder as _encoder
 from typing import Any
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "loads"]
 
 
 def _one_encoder() -> Callable[[Any], str]:
@@ -38,3 +40,14 @@ def _one_encoder() -> Callable[[Any], str]:
 
 
 dumps: Callable[[Any], str] = _one_encoder()
+
+
+_DECODER = json.JSONDecoder()
+
+
+def loads(text: Any) -> Any:
+    """`json.loads(text)`: for a `str` without a byte-order mark, the very decoder `json.loads`
+    hands it to; anything else through `json.loads` itself (its errors, word for word)."""
+    if type(text) is not str or text.startswith("\ufeff"):
+        return json.loads(text)
+    return _DECODER.decode(text)
