@@ -26,6 +26,7 @@ __all__ = [
     "VOLATILE_KEYS",
     "CalendarBackend",
     "CalendarError",
+    "Decide",
     "EventNotFound",
     "EventPatch",
     "FreeBusy",
@@ -149,6 +150,10 @@ RestoreResult = Snapshot | Exception
 """What one restore of `restore_many` came to: the snapshot read back, or why not: refused
 (`VersionConflict`, `EventNotFound`), a snapshot that cannot be written (`ValueError`,
 `KeyError`, `TypeError`), or a failing service (any other `CalendarError`)."""
+
+Decide = Callable[[list[Snapshot]], list[RestoreItem | None]]
+"""A rollback's decision, made under the restores' writer lock (`restore_many_deciding`): for
+the events as they are, per event the restore to make, or None."""
 
 ITEM_FAILURES = (VersionConflict, EventNotFound, ValueError, KeyError, TypeError)
 """Restore failures of one item only: `restore_many` goes on with the next."""
@@ -300,6 +305,21 @@ class CalendarBackend(abc.ABC):
         writes there (a journal on the same store marking its entries) commits with the
         restores or not at all. A backend without transactions never calls it."""
         return self.restore_many(items)
+
+    decides_restores_under_lock: bool = False
+    """Whether `restore_many_deciding` reads the events under the restores' own writer lock
+    (local): a rollback then decides each restore on those rows instead of reading first."""
+
+    def restore_many_deciding(self, items: Sequence[RestoreItem], decide: Decide,
+                              within: Callable[[list[RestoreResult], Transaction], None]
+                              ) -> list[RestoreResult]:
+        """`restore_many_within` of the items `decide` keeps: handed the events as they are
+        (one snapshot per item, in order), read in the restores' own transaction under its
+        writer lock, it returns per item the restore to make (None: none). No other writer
+        can change an event between that read and the write, so no read is needed before.
+        The results are those of the kept items, in order. Only a backend that says
+        `decides_restores_under_lock` implements it."""
+        raise NotImplementedError
 
     def restore_item(self, item: RestoreItem) -> Snapshot:
         """One restore of `restore_many` (a backend that reads `item.left` overrides it)."""

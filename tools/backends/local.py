@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
     Boolean,
     Column,
     Integer,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     String,
     Table,
     and_,
+    any_,
     bindparam,
     delete,
     distinct,
@@ -55,6 +57,7 @@ from tools.backends.base import (
     ITEM_FAILURES,
     CalendarBackend,
     CalendarError,
+    Decide,
     EventNotFound,
     EventPatch,
     PatchItem,
@@ -71,6 +74,7 @@ from tools.calendar.events import (
     as_status,
     format_when,
     local_start_of,
+    new_event,
     parse_when,
     zone,
 )
@@ -85,6 +89,7 @@ from tools.calendar.occurrences import (
 )
 from tools.calendar.patching import apply_patch
 from tools.store.database import Store, writer_lock
+from tools.store.json_text import dumps, loads
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
 EVENT_CACHE_SIZE = 8192
@@ -169,7 +174,7 @@ def event_to_fields(event: Event) -> dict[str, Any]:
         "status": event.status,
         "start_utc": _epoch(local_start_of(event.start, tz)),
         "end_utc": _epoch(local_start_of(event.end, tz)),
-        "reminders": json.dumps(sorted(set(event.reminders))) if event.reminders is not None else None,
+        "reminders": dumps(sorted(set(event.reminders))) if event.reminders is not None else None,
         "end_timezone": event.end_timezone,
     }
 
@@ -180,18 +185,18 @@ def row_to_event(row: Mapping[Any, Any]) -> Event:
     original = row["original_start"]
     end_tz_name = row.get("end_timezone")  # a snapshot written before c0002 has none
     reminders = row.get("reminders")
-    return Event(
+    return new_event(
         id=row["id"], title=row["title"], start=parse_when(row["start"], tz, "start"),
         end=parse_when(row["end"], zone(end_tz_name) if end_tz_name else tz, "end"),
         all_day=bool(row["all_day"]),
         timezone=row["timezone"], location=row["location"], description=row["description"],
-        attendees=tuple(json.loads(row["attendees"] or "[]")),
-        recurrence=tuple(json.loads(row["recurrence"])) if row["recurrence"] else None,
+        attendees=tuple(loads(row["attendees"] or "[]")),
+        recurrence=tuple(loads(row["recurrence"])) if row["recurrence"] else None,
         calendar_id=row["calendar_id"], version=str(row["version"]),
         recurring_event_id=row["recurring_event_id"],
         original_start=parse_when(original, tz, "original_start") if original else None,
         status=as_status(row["status"]),
-        reminders=tuple(json.loads(reminders)) if reminders is not None else None,
+        reminders=tuple(loads(reminders)) if reminders is not None else None,
         end_timezone=end_tz_name or None,
     )
 
@@ -206,10 +211,14 @@ def _as_dict(row: Any) -> dict[str, Any]:
 def _list_json(items: tuple[Any, ...]) -> str:
     """`json.dumps(list(items))`, remembered for lists of strings (guests, rules): the same few
     are written again and again, and each `json.dumps` call makes a new encoder. Only strings:
-    values that are equal but written differently (1, 1.0, True) must not share a text."""
-    if all(type(item) is str for item in items):
-        return _strings_json(items)
-    return json.dumps(list(items))
+    values that are equal but written differently (1, 1.0, True) must not share a text. No
+    guests (most events) is `[]` at once."""
+    if not items:
+        return "[]"
+    for item in items:
+        if type(item) is not str:
+            return dumps(list(items))
+    return _strings_json(items)
 
 
 @lru_cache(maxsize=4096)
@@ -244,8 +253,15 @@ def listing_key(event: Event) -> tuple[datetime, str]:
 # per call was most of the cost of a bulk update and its rollback (bench/RESULTS_backend.md).
 _PK = and_(_E.calendar_id == bindparam("b_cal"), _E.id == bindparam("b_id"))
 _SELECT_ROW = select(events_table).where(_PK)
-_SELECT_ROWS = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
-                                          _E.id.in_(bindparam("b_ids", expanding=True)))
+# The ids as one value, so the statement is the same whatever their number: an IN list of
+# fifty bound values is expanded into a statement of its own on every call (SQLAlchemy renders
+# it anew; psycopg caches no statement of more than fifty parameters, the server plans it
+# again). On PostgreSQL one array (`id = ANY(:b_ids)`), on SQLite one JSON array read by
+# `json_each` (the rows still found through the primary key).
+_SELECT_ROWS_ANY = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
+                                              _E.id == any_(bindparam("b_ids", type_=ARRAY(String))))
+_SELECT_ROWS_EACH = select(events_table).where(_E.calendar_id == bindparam("b_cal"), _E.id.in_(
+    select(func.json_each(bindparam("b_ids_json")).table_valued("value").c.value)))
 _SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed",
                                    _E.id.in_(bindparam("b_ids", expanding=True)))
 _UPDATE_ROW = update(events_table).where(_PK)  # SET: the columns named in the parameters
@@ -758,7 +774,12 @@ class LocalBackend(CalendarBackend):
         """The stored rows of these events, by id (an untouched occurrence has none)."""
         if not event_ids:
             return {}
-        found = conn.execute(_SELECT_ROWS, {"b_cal": calendar_id, "b_ids": list(event_ids)}).all()
+        if conn.dialect.name == "postgresql":
+            found = conn.execute(_SELECT_ROWS_ANY, {"b_cal": calendar_id,
+                                                    "b_ids": list(event_ids)}).all()
+        else:
+            found = conn.execute(_SELECT_ROWS_EACH, {"b_cal": calendar_id,
+                                                     "b_ids_json": dumps(list(event_ids))}).all()
         return {row.id: row for row in found}
 
     @staticmethod
@@ -983,19 +1004,44 @@ class LocalBackend(CalendarBackend):
         finally:
             self._within.callback = None
 
+    decides_restores_under_lock = True
+
+    def restore_many_deciding(self, items: Sequence[RestoreItem], decide: Decide,
+                              within: Callable[[list[RestoreResult], Transaction], None]
+                              ) -> list[RestoreResult]:
+        """`restore_many_within`, each restore decided on the row read under the writer lock
+        (`_restore_all`): the rollback's separate read before it is not needed. Through
+        `restore_many` itself, as `restore_many_within` is."""
+        self._within.callback, self._within.decide = within, decide
+        try:
+            return self.restore_many(items)
+        finally:
+            self._within.callback = self._within.decide = None
+
     def _restore_all(self, items: Sequence[RestoreItem],
                      within: Callable[[list[RestoreResult], Transaction], None] | None = None
                      ) -> list[RestoreResult]:
         """The restores checked one by one against the versions read under the writer lock, then
         written as one executemany per kind of statement (delete, insert, update), each row's
         statement conditioned on its version once more; an event named twice flushes what is
-        pending first, so the second restore sees the first."""
+        pending first, so the second restore sees the first. With a decision to make
+        (`restore_many_deciding`), the items are the events to decide on (each named once),
+        and the restores the ones it returns for the rows read here."""
         outcomes: list[Exception | None] = []
+        decide: Decide | None = getattr(self._within, "decide", None)
         with self._writing() as conn:
             by_calendar = _ids_by_calendar(items)
             read: dict[tuple[str, str], Mapping[str, Any] | None] = {
                 (cal, event_id): _as_dict(row) for cal, ids in by_calendar.items()
                 for event_id, row in self._rows(conn, cal, ids).items()}
+            if decide is not None:
+                keys = [(item.snapshot.calendar_id, item.snapshot.event_id) for item in items]
+                if len(set(keys)) != len(keys):
+                    raise ValueError("a restore decided under the lock names each event once")
+                chosen = decide([_snapshot_of(cal, event_id, read.get((cal, event_id)))
+                                 for cal, event_id in keys])
+                items = [item for item in chosen if item is not None]
+                by_calendar = _ids_by_calendar(items)
             versions: dict[tuple[str, str], int | None] = {
                 key: int(row["version"]) for key, row in read.items() if row is not None}
             batch = _RestoreBatch(conn)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Literal, get_args
@@ -232,6 +232,22 @@ class Event:
 
 
 _EVENT_FIELDS = frozenset(f.name for f in dataclass_fields(Event))
+_EVENT_DEFAULTS = {f.name: f.default for f in dataclass_fields(Event) if f.default is not MISSING}
+assert not hasattr(Event, "__post_init__") and all(
+    f.default_factory is MISSING for f in dataclass_fields(Event)), "new_event copies fields only"
+
+
+def new_event(**values: Any) -> Event:
+    """`Event(**values)` for callers that name known fields (the readers of stored rows and
+    texts): the frozen dataclass's `__init__` sets each of its 17 fields through
+    `object.__setattr__`, which was a fifth of reading an event back. The event has no
+    `__post_init__` and no factories (checked above), so its defaults and the values given are
+    the very event `__init__` makes."""
+    event = object.__new__(Event)
+    fields_of = event.__dict__
+    fields_of.update(_EVENT_DEFAULTS)
+    fields_of.update(values)
+    return event
 
 MAX_REMINDERS = 5
 """Google keeps at most five reminders on an event; every backend holds the same limit, so an
@@ -298,8 +314,8 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
         start, end = as_date(start), as_date(end)
     elif end_tz_name and isinstance(end, datetime):
         end = end.astimezone(zone(end_tz_name))
-    attendees = data.get("attendees") or []
-    return Event(
+    attendees = data.get("attendees")
+    return new_event(
         id=str(data.get("id") or ""),
         title=str(data.get("title") or ""),
         start=start,
@@ -308,7 +324,7 @@ def event_from_contract(data: dict[str, Any], default_tz: str, calendar_id: str 
         timezone=tz_name,
         location=data.get("location"),
         description=data.get("description"),
-        attendees=tuple(str(a) for a in attendees),
+        attendees=tuple(str(a) for a in attendees) if attendees else (),
         recurrence=tuple(normalize_recurrence(data.get("recurrence")) or ()) or None,
         calendar_id=str(data.get("calendar_id") or calendar_id),
         recurring_event_id=data.get("recurring_event_id"),

@@ -24,6 +24,7 @@ from sqlmodel import Field, SQLModel
 from tools.backends.base import Snapshot
 from tools.calendar.events import Event, EventFieldError, event_from_contract
 from tools.journal.turn_owner import Owner
+from tools.store.json_text import dumps, loads
 
 TurnState = Literal["open", "committed", "rolled_back", "unfinished"]
 """A turn: still running (`open`), its changes standing (`committed`), undone (`rolled_back`),
@@ -116,13 +117,13 @@ class Unreadable(ValueError):
 # ---------------------------------------------------------------------------- the codec
 def _loads(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
+        return loads(text)
     except ValueError as exc:
         raise Unreadable(f"{what}: {exc}") from None
 
 
 def snapshot_text(snapshot: Snapshot) -> str:
-    return json.dumps(snapshot.to_json())
+    return dumps(snapshot.to_json())
 
 
 def read_snapshot(text: str, what: str = "snapshot") -> Snapshot:
@@ -134,7 +135,7 @@ def read_snapshot(text: str, what: str = "snapshot") -> Snapshot:
 
 
 def event_text(event: Event | None) -> str | None:
-    return json.dumps(event.to_contract()) if event is not None else None
+    return dumps(event.to_contract()) if event is not None else None
 
 
 def _event(data: Any, calendar_id: str, what: str) -> Event | None:
@@ -329,12 +330,12 @@ def whole_entry(turn_id: str, attempt: int, tool: str, calendar_id: str, event_i
     event after is serialized once when the intent's event reads the same (an update worked
     out before it was written)."""
     after = post_event.to_contract() if post_event is not None else None
-    after_text = json.dumps(after) if after is not None else None
+    after_text = dumps(after) if after is not None else None
     intent_text = None
     if intent is not None:
         meant = intent.event.to_contract() if intent.event is not None else None
         intent_text = intent.to_text(after_text if meant is not None and meant == after
-                                     else json.dumps(meant) if meant is not None else None)
+                                     else dumps(meant) if meant is not None else None)
     return {"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
             "event_id": event_id, "pre": snapshot_text(pre), "pre_event": event_text(pre_event),
             "intent": intent_text, "base_version": base_version, "created_at": _now(),

@@ -32,7 +32,7 @@ from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any, Literal, cast
 
-from sqlalchemy import bindparam, insert, or_, select, update
+from sqlalchemy import ARRAY, Integer, any_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
 from sqlalchemy.sql import ColumnElement, Executable
@@ -73,6 +73,7 @@ from tools.journal.entries import (
 )
 from tools.journal.turn_owner import Owner, current_owner, is_alive
 from tools.store.database import Store, is_postgresql
+from tools.store.json_text import dumps
 
 __all__ = ["ENTRY_STATES", "TURN_STATES", "Conflict", "Entry", "EntryState", "Intent", "IntentKind",
            "Journal", "JournalEntry", "JournalTurn", "RestoredEvent", "RollbackReport", "TurnState",
@@ -105,11 +106,18 @@ _INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_or
 _COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     post=bindparam("b_post"), post_version=bindparam("b_post_version"),
     post_event=bindparam("b_post_event"), state=bindparam("b_state"))
-_THESE_ENTRIES = _ENTRIES.c.id.in_(bindparam("b_ids", expanding=True))
-_MARK_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(
-    state=bindparam("new_state"), note=bindparam("new_note"))
-_NOTE_ENTRIES = update(_ENTRIES).where(_THESE_ENTRIES).values(note=bindparam("new_note"))
-_MARKED_AT_ONCE = 500  # ids per statement: well under any database's limit of bound values
+# The entries marked, their ids as one value whatever their number (an IN list of fifty is a
+# new statement each time, for SQLAlchemy, psycopg and the server): on PostgreSQL one array
+# (`id = ANY(:b_ids)`), on SQLite one JSON array read by `json_each` (`b_ids` as its text).
+_THESE_ENTRIES = {
+    True: _ENTRIES.c.id == any_(bindparam("b_ids", type_=ARRAY(Integer))),
+    False: _ENTRIES.c.id.in_(select(func.json_each(bindparam("b_ids")).table_valued("value").c.value))}
+_MARKS = {postgresql: (update(_ENTRIES).where(these).values(state=bindparam("new_state"),
+                                                            note=bindparam("new_note")),
+                       update(_ENTRIES).where(these).values(note=bindparam("new_note")))
+          for postgresql, these in _THESE_ENTRIES.items()}
+"""The statements that mark entries (state and note, note only), by "on PostgreSQL"."""
+_MARKED_AT_ONCE = 500  # ids per statement: one bounded array (or JSON text) each
 _TURNS = JournalTurn.__table__  # type: ignore[attr-defined]
 # A turn recorded once, whoever comes first (a second `open_turn` of the same id changes nothing):
 # one statement that needs no read first, and may run inside a write's own transaction.
@@ -265,6 +273,9 @@ def _named_or_counted(verb: str, events: list[Event | None], items: list[Restore
         return f"{verb} " + ", ".join(event_words(e) for e in events)
     return f"{verb} {len(events):,} {restored_noun(items)}s"
 
+
+_Within = Callable[[list[RestoreResult], Transaction], None]
+"""What a backend hands the restores' results in their own transaction (`restore_many_within`)."""
 
 _Settle = Callable[[list[tuple[Outcome, str]], Connection | None], bool]
 """What a rollback does with one chunk's outcomes (`Journal.rollback_entries`): reports them and
@@ -856,9 +867,20 @@ class Journal:
     def _undo_groups(self, groups: list[_Group], settle: _Settle | None
                      ) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Each group's outcome, in order: read every event, decide, restore the ones to restore
-        together, check each read-back. Shorter than `groups` when the calendar service failed
-        (the last outcome is `down`, the rest was not tried). With them, what `settle` returned
-        when the restores' transaction took it (None: it has not run)."""
+        together, check each read-back (on a backend that reads under its restores' writer
+        lock, completed writes are decided on that read: `_undo_under_lock`). Shorter than
+        `groups` when the calendar service failed (the last outcome is `down`, the rest was not
+        tried). With them, what `settle` returned when the restores' transaction took it (None:
+        it has not run)."""
+        if self.backend.decides_restores_under_lock and all(g.last.state == "done" for g in groups):
+            return self._undo_under_lock(groups, settle)
+        return self._read_and_decide(groups, settle)
+
+    def _read_and_decide(self, groups: list[_Group], settle: _Settle | None,
+                         failed: CalendarError | None = None
+                         ) -> tuple[list[tuple[Outcome, str]], bool | None]:
+        """Read every event, decide each group on it, then restore the ones to restore
+        (`_finish`; `failed`: the restore failed so already, nothing was written)."""
         try:
             currents = self._currents(groups)
         except CalendarError as exc:
@@ -868,21 +890,49 @@ class Journal:
             try:
                 decided.append(self._decide(group, current))
             except CalendarError as exc:  # the ones decided so far are restored, then stop
-                outcomes, _ = self._finish(groups, decided, None)
+                outcomes, _ = self._finish(groups, decided, None, failed)
                 if len(outcomes) == len(decided) and all(o != "down" for o, _ in outcomes):
                     outcomes.append(("down", _reason(exc, group.event_id)))
                 return outcomes, None
             except (ValueError, KeyError, TypeError) as exc:
                 decided.append(("failed", f"the journal entry could not be read: {exc}"))
-        return self._finish(groups, decided, settle)
+        return self._finish(groups, decided, settle, failed)
+
+    def _undo_under_lock(self, groups: list[_Group], settle: _Settle | None
+                         ) -> tuple[list[tuple[Outcome, str]], bool | None]:
+        """`_undo_groups` for writes that all completed (`done`: deciding reads nothing more)
+        on a backend that reads the events under the restores' own writer lock: each group
+        decided on the row read there (`restore_many_deciding`), so no read is made before
+        and no other writer can change an event between the decision and its restore. The
+        same decisions (`_decide`), outcomes and marks as reading first."""
+        decided: list[tuple[Outcome, str] | RestoreItem] = []
+
+        def decide(currents: list[Snapshot]) -> list[RestoreItem | None]:
+            decided.clear()
+            for group, current in zip(groups, currents, strict=True):
+                try:
+                    decided.append(self._decide(group, current))
+                except (ValueError, KeyError, TypeError) as exc:
+                    decided.append(("failed", f"the journal entry could not be read: {exc}"))
+            return [d if isinstance(d, RestoreItem) else None for d in decided]
+
+        provisional = [RestoreItem(group.pre, None, group.last.post) for group in groups]
+        return self._finish(groups, decided, settle, restore=lambda within: (
+            self.backend.restore_many_deciding(provisional, decide, within)),
+            undecided=lambda exc: self._read_and_decide(groups, settle, exc))
 
     def _finish(self, groups: list[_Group], decided: list[tuple[Outcome, str] | RestoreItem],
-                settle: _Settle | None) -> tuple[list[tuple[Outcome, str]], bool | None]:
+                settle: _Settle | None, failed: CalendarError | None = None,
+                restore: Callable[[_Within], list[RestoreResult]] | None = None,
+                undecided: Callable[[CalendarError], tuple[list[tuple[Outcome, str]], bool | None]]
+                | None = None) -> tuple[list[tuple[Outcome, str]], bool | None]:
         """Restore the decided items in one `restore_many` and turn every decision and result
         into an outcome, in order; stops at the first failure of the service. `settle`: handed
         the outcomes inside the restores' own transaction when the backend has one on this
-        journal's store (the marks then commit with the restores), and what it returned."""
-        items = [d for d in decided if isinstance(d, RestoreItem)]
+        journal's store (the marks then commit with the restores), and what it returned.
+        `failed`: the restore failed already (nothing written). `restore`: makes the restores
+        and fills `decided` itself, under its lock (`_undo_under_lock`); `undecided`: what
+        to do when it failed before deciding (read, decide, and report that failure)."""
         settled: list[bool] = []
 
         def outcomes_of(results: Sequence[RestoreResult]) -> list[tuple[Outcome, str]]:
@@ -905,8 +955,16 @@ class Journal:
                 settled.append(settle(outcomes_of(results), transaction.conn))
 
         try:
-            results = self.backend.restore_many_within(items, within) if items else []
+            if failed is not None:
+                raise failed
+            if restore is not None:
+                results = restore(within)
+            else:
+                items = [d for d in decided if isinstance(d, RestoreItem)]
+                results = self.backend.restore_many_within(items, within) if items else []
         except CalendarError as exc:  # nothing was restored
+            if restore is not None and undecided is not None and not decided:
+                return undecided(exc)  # failed before deciding: decide as reading first does
             results = [exc]
         return outcomes_of(results), settled[0] if settled else None
 
@@ -978,13 +1036,16 @@ class Journal:
             alike.setdefault((state, note[:500] if note else None), []).extend(ids)
         # one UPDATE per (state, note) and chunk of ids: a rollback's fifty entries all
         # `rolled_back` are one statement, not fifty
+        postgresql = is_postgresql(conn)
+        mark, note_only = _MARKS[postgresql]
         for (state, note), ids in alike.items():
             for start in range(0, len(ids), _MARKED_AT_ONCE):
-                chunk = {"b_ids": ids[start:start + _MARKED_AT_ONCE], "new_note": note}
+                some = ids[start:start + _MARKED_AT_ONCE]
+                chunk = {"b_ids": some if postgresql else dumps(some), "new_note": note}
                 if state is None:
-                    conn.execute(_NOTE_ENTRIES, chunk)
+                    conn.execute(note_only, chunk)
                 else:
-                    conn.execute(_MARK_ENTRIES, {**chunk, "new_state": state})
+                    conn.execute(mark, {**chunk, "new_state": state})
         if turn is not None:
             conn.execute(*turn)
 
