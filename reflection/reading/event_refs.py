@@ -500,22 +500,48 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
                for said in words}
     similar_sets = {said: frozenset(sims) for said, sims in similar.items()}
     shared = {own: df.get(own, 1) for sims in similar.values() for own in sims}
-    # profiles with the same words (and the same order of them, which breaks ties) score the
-    # same (a weekly lesson, the same dentist): once
-    scored: dict[tuple[frozenset[str], frozenset[str], frozenset[str], int], _Scored | None] = {}
-    out: list[Candidate] = []
+    scored = _scored_profiles(profs, words, similar, similar_sets, shared)
+    # the order and the floor first, then a Candidate for each kept one only (hundreds of
+    # profiles reached by a word like "dinner" score, a few are kept)
+    scored.sort(key=lambda pair: -pair[1][0])
+    if scored:
+        floor = scored[0][1][0] * 0.5
+        return [Candidate(prof.key, prof.title, *found) for prof, found in scored if found[0] >= floor]
+    return []
+
+
+def _scored_profiles(profs: Sequence[EventProfile], words: Sequence[str],
+                     similar: dict[str, dict[str, float]], similar_sets: dict[str, frozenset[str]],
+                     shared: Mapping[str, int]) -> list[tuple[EventProfile, _Scored]]:
+    """Each profile that scores, with its score, in the profiles' order. A profile's score
+    depends only on its words among those similar to a said word (`reached`): which of them are
+    title, people or place words, and, when one said word reaches several of them, their order
+    in `weighted` (the first best is kept). Profiles alike in that are scored once (issue 25:
+    the 400-650 profiles a create's words reach, "dinner" or a guest's name, are a few kinds:
+    a guest's name on events of every title, a title at every place)."""
+    reached = frozenset().union(*similar_sets.values())
+    by_words: dict[int, _Scored | None] = {}  # a profile's words (their weighted tuple) scored
+    by_kind: dict[tuple[frozenset[str], frozenset[str], frozenset[str], tuple[str, ...]], _Scored | None] = {}
+    ordered: dict[frozenset[str], bool] = {}  # whether a said word reaches several of these
+    out: list[tuple[EventProfile, _Scored]] = []
     for prof in profs:
-        words_of = (prof.title_words, prof.people, prof.place_words, id(prof.weighted))
-        if words_of in scored:
-            found = scored[words_of]
+        mark = id(prof.weighted)  # one tuple per set of words (`_weighted`), alive while scored
+        if mark in by_words:
+            found = by_words[mark]
         else:
-            found = scored[words_of] = _score_profile(prof, words, similar, similar_sets, shared)
+            hit = prof.all_words & reached
+            several = ordered.get(hit)
+            if several is None:
+                several = ordered[hit] = any(len(hit & own) > 1 for own in similar_sets.values())
+            order = tuple(w for w, _ in prof.weighted if w in hit) if several else ()
+            kind = (hit, prof.title_words & hit, prof.people & hit, order)
+            if kind in by_kind:
+                found = by_kind[kind]
+            else:
+                found = by_kind[kind] = _score_profile(prof, words, similar, similar_sets, shared)
+            by_words[mark] = found
         if found is not None:
-            out.append(Candidate(prof.key, prof.title, *found))
-    out.sort(key=lambda c: -c.score)
-    if out:
-        floor = out[0].score * 0.5
-        out = [c for c in out if c.score >= floor]
+            out.append((prof, found))
     return out
 
 
