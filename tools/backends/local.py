@@ -637,7 +637,7 @@ class LocalBackend(CalendarBackend):
         for 600 rows at 100,000 events, the events then found by that text (`_event_of_text`)."""
         if not self.store.is_postgresql:
             rows = _list_found_rows(tuple(name for name in _FILTERED if window[name]))
-            return [self._event_of_text(text) for text in conn.execute(rows, window).scalars()]
+            return [self._event_of_text(text) for text in conn.execute(rows, window).scalars().all()]
         ids = list(conn.execute(_LIST_FOUND_IDS, window).scalars())
         return [self._event_of(row) for row in self._rows(conn, window["b_cal"], ids).values()]
 
