@@ -246,16 +246,9 @@ class EventIndex:
 
     def __init__(self, calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | None = None) -> None:
         self.profiles = profiles(calendar, owners)
-        postings: dict[str, list[int]] = {}
-        for position, prof in enumerate(self.profiles):
-            for word in prof.all_words:
-                if word in postings:
-                    postings[word].append(position)
-                else:
-                    postings[word] = [position]
-        self.postings = postings
-        self.df = _PostingCounts(postings)
-        self._finder = WordFinder(postings)
+        self.postings = _Postings(self.profiles)
+        self.df = _PostingCounts(self.postings)
+        self._finder = WordFinder(self.postings)
 
     def similar_words(self, said: str) -> tuple[str, ...]:
         """The profile words `word_similarity` scores above zero for `said`."""
@@ -312,11 +305,48 @@ class WordFinder:
         return words
 
 
+class _Postings(Mapping[str, list[int]]):
+    """Each word's profiles (their positions, ascending), found when the word is first asked.
+
+    Why: a check asks for the postings of the few words similar to what was said, and a
+    window's profiles are fewer kinds than events (a weekly lesson, the same dentist); every
+    word of every profile appended to its list was most of building the index (issue 25: 650
+    profiles, ~5,000 appends, at 100,000 events). The profiles are grouped by their words, and
+    a word's postings are the positions of the groups holding it."""
+
+    def __init__(self, profs: Sequence[EventProfile]) -> None:
+        groups: dict[frozenset[str], list[int]] = {}
+        for position, prof in enumerate(profs):
+            group = groups.get(prof.all_words)
+            if group is None:
+                groups[prof.all_words] = [position]
+            else:
+                group.append(position)
+        self._groups = groups
+        self._vocabulary: frozenset[str] = frozenset().union(*groups)
+        self._found: dict[str, list[int]] = {}
+
+    def __getitem__(self, word: str) -> list[int]:
+        found = self._found.get(word)
+        if found is None:
+            if word not in self._vocabulary:
+                raise KeyError(word)
+            found = self._found[word] = sorted(
+                position for words, positions in self._groups.items() if word in words for position in positions)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._vocabulary)
+
+    def __len__(self) -> int:
+        return len(self._vocabulary)
+
+
 class _PostingCounts(Mapping[str, int]):
     """The document frequencies read off the postings (a word's profiles are its postings),
     instead of a second pass over every profile's words: only the few matched words are asked."""
 
-    def __init__(self, postings: dict[str, list[int]]) -> None:
+    def __init__(self, postings: Mapping[str, list[int]]) -> None:
         self._postings = postings
 
     def __getitem__(self, word: str) -> int:
