@@ -246,10 +246,11 @@ def test_near_leaves_out_what_ended_before_the_span(backend: LocalBackend) -> No
 
 
 def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalBackend) -> None:
-    """`list_window` reads its rows as one JSON text each (SQLite) and remembers the events by
-    that text: every field comes back as the full listing gives it (quotes, line breaks and
-    non-Latin text, an all-day event, reminders, an end in another zone, a moved occurrence),
-    and a row changed in place (same id, same version) is read anew."""
+    """`list_window` and `list_events` read their rows as one JSON text each (SQLite) and
+    remember the events by that text: every field comes back as the full listing gives it and
+    as the row read whole gives it (quotes, line breaks and non-Latin text, an all-day event,
+    reminders, an end in another zone, a moved occurrence), and a row changed in place (same
+    id, same version) is read anew."""
     odd = 'Piano "recital"\n\u00e9t\u00e9 \u2014 \U0001f3b9 \\ back'
     backend.upsert_event("primary", _event("evq", odd, NOW + timedelta(days=1), location="Hall, 2/F",
                                            description="Maya\tand\n\"Leo\"", reminders=(0, 15),
@@ -273,9 +274,12 @@ def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalB
     expected = [e for e in backend.list_events("primary", lo, hi) if e.title == odd]
     assert len(expected) == 4 and found() == expected
     assert found() == expected  # the second time from what it remembers
+    # the listing reads its rows as JSON texts too (SQLite): each as its row read whole gives it
+    assert expected == backend.get_events("primary", [e.id for e in expected])
     with backend.engine.begin() as conn:  # changed behind the backend's back, version kept
         conn.execute(events_table.update().where(events_table.c.id == "evq").values(location="Gym"))
     assert [e.location for e in found() if e.id == "evq"] == ["Gym"]
+    assert [e.location for e in backend.list_events("primary", lo, hi) if e.id == "evq"] == ["Gym"]
 
 
 def test_the_windows_size_and_texts_are_read_in_one_pass_as_apart(backend: LocalBackend) -> None:
