@@ -15,7 +15,7 @@ from dataclasses import replace
 from functools import cached_property
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.calendars import CalendarBook, NamedCalendar, all_ids, words_of
+from reflection.reading.calendars import RELATIONS, CalendarBook, NamedCalendar, all_ids, words_of
 
 _SELF_RE = re.compile(r"\b(?:i|me|my|we|us|our)\b", re.I)
 
@@ -183,8 +183,10 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
     now = [p for p in phrases if p.role == "current"]  # "it's on the family cal by mistake"
     if now and write.kind != "create" and whose.was_on(write) not in all_ids(now):
         ctx.unsure(write, f"the message says it is on the {now[0].said} calendar; it was not")
+    if _on_excluded(ctx, whose, write, phrases):
+        return
     own_kept = whose.written_on(write) in whose.mine  # "on my calendar", and it is on one of theirs
-    phrases = [p for p in phrases if p.role not in ("current", "read")
+    phrases = [p for p in phrases if p.role not in ("current", "read", "excluded")
                and not (_own(p) and not p.ids and own_kept)]
     phrases = [_narrowed(p, whose.mine) for p in phrases]
     if not phrases:
@@ -225,6 +227,22 @@ def _judge(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[Name
               proof={"named": said, "named_ids": sorted(wanted), "written": written})
 
 
+def _on_excluded(ctx: CheckContext, whose: Whose, write: WriteCall, phrases: list[NamedCalendar]) -> bool:
+    """"on my calendar, not the family one", written on the family one: the message rules out
+    the very calendar written, which no reading of it allows (an error, reported here)."""
+    if write.kind == "delete":
+        return False
+    written = whose.written_on(write) if write.kind == "create" else whose.moved_to(write)
+    for phrase in phrases:
+        if phrase.role == "excluded" and not phrase.weak and written is not None and written in phrase.ids:
+            name = whose.book.calendars[written].name or written
+            ctx.error(write, "calendar", f"the message says not '{phrase.said}'; the call puts the event "
+                      f"on '{name}'", f"put it anywhere but '{name}', as the message asks", None,
+                      proof={"excluded": phrase.said, "written": written})
+            return True
+    return False
+
+
 def _narrowed(phrase: NamedCalendar, mine: frozenset[str]) -> NamedCalendar:
     """"my work calendar": of the calendars called Work, the person's own (none of theirs is:
     the phrase names no calendar known)."""
@@ -234,8 +252,10 @@ def _narrowed(phrase: NamedCalendar, mine: frozenset[str]) -> NamedCalendar:
 
 
 def _own(phrase: NamedCalendar) -> bool:
-    """"my calendar", "on mine": the person's own."""
-    return phrase.pronoun and phrase.said.casefold().split()[0] in ("my", "mine")
+    """"my calendar", "on mine", "my work cal": the person's own; "my husband's cal" is not."""
+    words = phrase.said.casefold().replace("\u2019", "'").split()
+    return phrase.pronoun and words[0] in ("my", "mine") and not any(
+        w.endswith("'s") or w.endswith("s'") or w.rstrip("s") in RELATIONS for w in words[1:])
 
 
 def _wrong_event_already(ctx: CheckContext, write: WriteCall) -> bool:

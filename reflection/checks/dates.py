@@ -241,10 +241,18 @@ def _says_day(phrase: Phrase) -> bool:
                                                phrase.expression.time_of_day_only and phrase.expression.kind != "time")
 
 
+_POINTED_DAY_RE = re.compile(r"\b(?:that|the\s+same|same)\s+(?:day|date|night|evening|morning|afternoon)\b", re.I)
+"""A day pointed at rather than named ("Deepavali is on the holidays calendar, lunch that day at
+12:30"): its date is another event's, which no date phrase says. ("The day before the school
+trip" is the resolver's: it reads the event it is anchored on.)"""
+
+
 def _day_said_elsewhere(ctx: CheckContext, phrases: list[Phrase]) -> bool:
     """The phrases bound to a new event say a time of day and no day, and another phrase of the
-    message says a day."""
-    return not any(_says_day(p) for p in phrases) and any(
+    message says a day, or the message points at a day ("that day")."""
+    if any(_says_day(p) for p in phrases):
+        return False
+    return bool(_POINTED_DAY_RE.search(ctx.reading.text)) or any(
         _says_day(p) for p in ctx.reading.phrases if p not in phrases and p.role != "negated")
 
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from reflection.case import GuardCase
 
-Role = Literal["target", "source", "current", "read"]
+Role = Literal["target", "source", "current", "read", "excluded"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -45,6 +45,19 @@ _BARE_RE = re.compile(rf"\b(?P<who>[^\W\d_]+)['\u2019]s?\s+(?:own\s+)?{_CALENDAR
 _LONE_RE = re.compile(r"\b(?P<prep>to|onto|into|on)\s+(?P<who>his|hers|theirs|mine|ours|yours|"
                       r"[^\W\d_]+['\u2019]s)(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
                       re.I | re.UNICODE)
+# "on my calendar, not the family one", "instead of dad's cal": a calendar the event must not go on
+_NOT_RE = re.compile(rf"\b(?:not|never|instead\s+of|rather\s+than)\s+(?:(?P<prep>on|onto|to|into|in)\s+)?(?:the\s+)?"
+                     rf"{_WHO}(?:['\u2019]s?)?\s+(?:own\s+)?(?:one|{_CALENDAR_WORD})\b", re.I | re.UNICODE)
+# "don't put it on the family cal", "not on dad's calendar", "not the one on the family cal": the
+# calendar after it is where the event must not go (or be)
+_DONT_BEFORE_RE = re.compile(r"(?:\b(?:not|never)\s+(?:(?:the|that)\s+one\s+)?|"
+                             r"\b(?:don['\u2019]?t|do\s+not|never)\s+(?:put|add|move|book|schedule|file|copy)\b"
+                             r"[^,.;!?\n]*)$", re.I)
+# "..., home calendar pls": a calendar's whole name and a calendar word, alone in its part of
+# the message, is where the event goes
+_NAME_CAL_ALONE_RE = re.compile(rf"(?:^|[,;:.!?]\s*|\band\s+)(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){{0,2}})"
+                                rf"\s+{_CALENDAR_WORD}(?=\s*(?:[,.;!?]|$|\bpl(?:ea)?se?\b|\bpls\b|\bthanks?\b|\bthx\b))",
+                                re.I | re.UNICODE)
 # "put it on bin days": a calendar's own name after a preposition, no calendar word
 _NAMED_ONLY_RE = re.compile(r"\b(?P<prep>on|onto|to|into|in)\s+(?:the\s+)?(?P<who>[^\W\d_]+(?:\s+[^\W\d_]+){0,2})"
                             r"(?=\s*(?:[,.;!?]|$|\band\b|\binstead\b|\btoo\b|\bas\s+well\b|\bpl(?:ea)?se?\b|\bpls\b))",
@@ -155,6 +168,8 @@ class CalendarBook:
         if facts is None or not facts.owner:
             return False
         name = words_of(facts.name)
+        if name & _SHARED_KINDS:
+            return False  # "MacLeod Family" on Fiona MacLeod's account is the family's, not hers
         return bool(name & words_of(facts.owner)) or bool(name & _OWN_KINDS)
 
     def owner_words(self) -> Mapping[str, frozenset[str]]:
@@ -173,13 +188,26 @@ class CalendarBook:
         return bool(one and other and one.owner and one.owner.casefold() == other.owner.casefold()
                     and self.personal(a) and self.personal(b))
 
+    def owner_named(self, address: str, said: frozenset[str]) -> bool:
+        """Whether an address is the owner of a calendar named for someone the message names
+        ("invite Dan", Dan's calendar owned by dan@...): the address of the person asked for,
+        read from the family's own accounts, not a value planted in an event. A shared
+        calendar's name ("Family", "Kids", "Work") names nobody."""
+        wanted = address.strip().casefold()
+        for facts in self.calendars.values():
+            name = words_of(facts.name)
+            if (facts.owner.strip().casefold() == wanted and name and not name & _OWN_KINDS
+                    and not name & _SHARED_KINDS and name <= said):
+                return True
+        return False
+
     def named_in(self, text: str) -> list[NamedCalendar]:
         """Every calendar the message names, in order; a possessive or a name that is not
         followed by a calendar word ("Leo's swim") names none, and "the family one" names one only
         when a known calendar has that name."""
         found: list[NamedCalendar] = []
         taken: list[tuple[int, int]] = []
-        for pattern in (_WITH_PREP_RE, _ONE_RE, _BARE_RE, _LONE_RE, _NAMED_ONLY_RE):
+        for pattern in (_NOT_RE, _WITH_PREP_RE, _ONE_RE, _BARE_RE, _NAME_CAL_ALONE_RE, _LONE_RE, _NAMED_ONLY_RE):
             for match in pattern.finditer(text):
                 if any(a < match.end() and match.start() < b for a, b in taken):
                     continue
@@ -188,10 +216,10 @@ class CalendarBook:
                 first = who.split()[0].casefold().replace("\u2019", "'").removesuffix("'s")
                 pronoun = first in PRONOUNS or first in _OWN_PRONOUNS
                 ids = self.matching(who)
-                if pattern is _ONE_RE and not ids:
+                if pattern in (_ONE_RE, _NOT_RE) and not ids:
                     continue  # "on that one", "to the new one": no calendar named
-                whole = pattern is _NAMED_ONLY_RE and self.named_whole(who)
-                if pattern is _NAMED_ONLY_RE and not whole:
+                whole = pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and self.named_whole(who)
+                if pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and not whole:
                     continue  # "move it to friday", "on time": only a calendar's own full name counts
                 if whole:
                     ids = whole
@@ -201,7 +229,11 @@ class CalendarBook:
                 role: Role = "source" if prep in ("from", "off") else "target"
                 if role == "target" and _NOW_BEFORE_RE.search(text[max(0, match.start() - 30):match.start()]):
                     role = "current"
-                if _in_question(text, match.start()) or pattern is _BARE_RE:
+                ruled_out = role in ("target", "current") and _DONT_BEFORE_RE.search(text[:match.start()])
+                if pattern is _NOT_RE or ruled_out:
+                    role = "excluded"
+                elif _in_question(text, match.start()) or pattern is _BARE_RE \
+                        or _read_there(text, match.start(), match.end()):
                     # asked about, or talked about with no "on"/"to" ("Ian's calendar says the
                     # banquet is Feb 6"): a calendar read, not where something goes
                     role = "read"
@@ -219,17 +251,49 @@ class CalendarBook:
 
 
 _OWN_KINDS = frozenset("work personal private job office me".split())
+_SHARED_KINDS = frozenset("family famil kid household home house shared holiday birthday".split())
+
+
+RELATIONS = frozenset("""husband hubby wife wifey partner spouse mom mum mommy mummy mother dad daddy father son
+daughter kid child children brother bro sister sis grandma grandpa granny grandad granddad nana nan gran
+grandmother grandfather aunt auntie uncle cousin boyfriend girlfriend fiance fiancee nanny babysitter
+boss""".split())
+"""Words for a person by their relation to the speaker: "my husband's cal" is his calendar, not
+the speaker's own, whatever "my" says."""
+
+# "can you add piano to leo's calendar?": a question that asks for a change is a request
+_CHANGE_VERB_RE = re.compile(r"\b(?:add|put|move|book|schedule|copy|create|set\s+up|stick|pop|throw|shift|"
+                             r"file|pencil|block|make|change|switch|transfer)\b", re.I)
+_ASKS_WHAT_WAS_RE = re.compile(r"^\s*(?:did|have|has|was|were|is|are)(?:n['\u2019]?t)?\b|"
+                               r"^\s*(?:why|who|when|where|what)\b", re.I)
+# "on leo's calendar it says ...", "i saw on maya's calendar": where the person read something
+_SAYS_AFTER_RE = re.compile(r"^\s*,?\s*(?:it\s+|that\s+)?(?:says|said|shows|showed|has|had|lists|listed)\b", re.I)
+_SAW_BEFORE_RE = re.compile(r"\b(?:saw|seen|see|noticed|spotted|read)\s+$", re.I)
 
 
 def _in_question(text: str, index: int) -> bool:
     """Whether `index` sits in a sentence that asks something ("whats on grandma's calendar
-    saturday?"): ends with a question mark or starts like a question."""
+    saturday?"): ends with a question mark or starts like a question, and asks for no change
+    before it ("can you add piano to leo's calendar?" is a request)."""
     start = 0
     for match in _SENTENCE_END_RE.finditer(text):
         if match.start() >= index:
-            return match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
+            asks = match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
+            return asks and not _asks_change(text[start:index])
         start = match.end()
-    return bool(_QUESTION_START_RE.match(text[start:index]))
+    return bool(_QUESTION_START_RE.match(text[start:index])) and not _asks_change(text[start:index])
+
+
+def _asks_change(sentence: str) -> bool:
+    """A question that asks for a change ("can you add ...", "could you put ..."); "did you add
+    it to leo's calendar?" asks what was done."""
+    return bool(_CHANGE_VERB_RE.search(sentence)) and not _ASKS_WHAT_WAS_RE.match(sentence)
+
+
+def _read_there(text: str, start: int, end: int) -> bool:
+    """"on leo's calendar it says piano is at 4", "i saw on maya's calendar": the calendar is
+    where something was read, not where it goes."""
+    return bool(_SAYS_AFTER_RE.match(text[end:]) or _SAW_BEFORE_RE.search(text[:start]))
 
 
 def _facts(raw: Any) -> CalendarFacts | None:

@@ -78,10 +78,10 @@ class AgendaPanel(VerticalScroll):
                 mark = "● " if event.id in highlight else "  "
                 text.append("\n" + mark, style="bold yellow")
                 text.append(f"{short_time(event, self.tz_name):>8}  ", style="dim")
-                text.append(event.title)
                 name = self.calendar_names.get(event.calendar_id or "")
-                if name:
-                    text.append("  ").append_text(calendar_tag(name))
+                if name:  # before the title: only the title wraps, never the dot from its name
+                    text.append_text(calendar_tag(name)).append("  ")
+                text.append(event.title)
         self.query_one(".agenda-body", Static).update(text)
 
     def show_error(self, message: str) -> None:

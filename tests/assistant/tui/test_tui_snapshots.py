@@ -75,6 +75,40 @@ def corrected_report() -> TurnReport:
     return TurnReport("turn1", REQUEST, attempts=[first, second], reply=second.reply)
 
 
+FAMILY_NAMES = {"home/family": "Family", "home/leo": "Leo", "mom/maya": "Mom"}
+FAMILY_CALENDARS = {"ev_dinner": "home/family", "ev_swim1": "home/leo", "ev_soccer": "home/leo",
+                    "ev_book": "mom/maya", "ev_piano": "home/leo"}
+
+
+def on_family_calendars(event: Event) -> Event:
+    """The demo's event on the calendar it sits on in the family demo (Leo's swim on Leo's)."""
+    return event.with_changes(calendar_id=FAMILY_CALENDARS.get(event.id, "home/family"))
+
+
+def family_report() -> TurnReport:
+    """The corrected turn with each card naming its calendar, as with several calendars."""
+    report = corrected_report()
+    for attempt in report.attempts:
+        for call in attempt.calls:
+            call.result.cards = [EventCard(c.action, c.after and on_family_calendars(c.after),
+                                           c.before and on_family_calendars(c.before), calendar="Leo")
+                                 for c in call.result.cards]
+    return report
+
+
+def make_family_app(tmp_path: Path) -> CalendarApp:
+    """The docs' family screenshot: three calendars, each event tagged with whose it is."""
+    settings = Settings(home=tmp_path, timezone=TZ, api_key="k")
+
+    def moved(session: FakeSession) -> None:
+        session.events = [on_family_calendars(SWIM_RIGHT) if e.id == "ev_swim1" else e for e in session.events]
+
+    session = FakeSession(TZ, NOW.date(), reports=[family_report()],
+                          events=[on_family_calendars(e) for e in AGENDA], on_send=moved)
+    session.calendar_names = FAMILY_NAMES
+    return CalendarApp(settings, factory(session), prefill=REQUEST, animate=False)
+
+
 def make_app(tmp_path: Path, *, needs_setup: bool = False, prefill: str = REQUEST) -> CalendarApp:
     settings = Settings(home=tmp_path, timezone=TZ, api_key=None if needs_setup else "k")
     if needs_setup:
@@ -153,13 +187,15 @@ def test_findings_panel_80x24(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=run_before)
 
 
-def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SIZE) -> Path:
-    """The corrected turn, rendered by Textual and saved as SVG in `directory`."""
+def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SIZE, *, family: bool = False) -> Path:
+    """The corrected turn, rendered by Textual and saved as SVG in `directory` (`family`: on
+    three calendars, each event tagged with whose it is)."""
     import asyncio
     import tempfile
 
     async def shoot() -> None:
-        app = make_app(Path(home))  # the app's home (calendar, journal) is never `directory`
+        # the app's home (calendar, journal) is never `directory`
+        app = make_family_app(Path(home)) if family else make_app(Path(home))
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             await pilot.press("enter")
@@ -171,16 +207,22 @@ def render_corrected_turn(directory: Path, name: str, size: tuple[int, int] = SI
     return directory / name
 
 
-@pytest.mark.parametrize("name, size", [("screenshot.svg", SIZE), ("screenshot-80x24.svg", (80, 24))])
-def test_docs_screenshot_is_current(tmp_path: Path, name: str, size: tuple[int, int]) -> None:
-    """docs/screenshot.svg (and the 80×24 one) are exactly what the corrected turn renders today
-    (regenerate them with UPDATE_SCREENSHOT=1, the only time this test writes into the checkout)."""
+@pytest.mark.parametrize("name, size, family", [("screenshot.svg", SIZE, False),
+                                                ("screenshot-80x24.svg", (80, 24), False),
+                                                ("screenshot-family.svg", SIZE, True)])
+def test_docs_screenshot_is_current(tmp_path: Path, name: str, size: tuple[int, int], family: bool) -> None:
+    """docs/screenshot.svg (and the 80×24 and family ones) are exactly what the corrected turn
+    renders today (regenerate them with UPDATE_SCREENSHOT=1, the only time this test writes into
+    the checkout)."""
     import os
 
     target = Path(__file__).resolve().parents[3] / "docs" / name
     if os.environ.get("UPDATE_SCREENSHOT"):
-        render_corrected_turn(target.parent, target.name, size)
-    shot = render_corrected_turn(tmp_path, name, size).read_text(encoding="utf-8")
-    assert "Corrected after review" in shot.replace("&#160;", " ")
+        render_corrected_turn(target.parent, target.name, size, family=family)
+    shot = render_corrected_turn(tmp_path, name, size, family=family).read_text(encoding="utf-8")
+    text = shot.replace("&#160;", " ").replace("\u00a0", " ")
+    assert "Corrected after review" in text
+    # whose calendar, only with several, each dot beside its name (a wrap never parts them)
+    assert all(f"● {name}" in text for name in FAMILY_NAMES.values()) == family
     assert shot == target.read_text(encoding="utf-8"), (
         "docs/screenshot.svg is out of date: run UPDATE_SCREENSHOT=1 pytest " + __file__)
