@@ -175,8 +175,10 @@ class BoundedWindow:
         then the named events and series, as the whole window orders them. What was read
         starting at or after the span's end is left out (it cannot overlap the span; the check
         reading this passes over it): the listing is in start order, so that is a tail of it,
-        cut by bisection (issue 25: a check near hundreds of read events compared each). An
-        event the attempt wrote stays wherever it is: its pre-image is read in its place."""
+        cut by bisection (issue 25: a check near hundreds of read events compared each); so is
+        a timed single event ending at or before the span's start (`_ended_by`). An event the
+        attempt wrote stays wherever it is: its pre-image is read in its place, and judged by
+        its own times."""
         if self._unlisted is None:
             self._listed_ids = {e.id for e in self._listed}
             self._unlisted = [e for i, e in self._read.items() if i not in self._listed_ids]
@@ -194,7 +196,7 @@ class BoundedWindow:
         for event in added:  # each where its key puts it (keys are unique: the id closes them)
             ordered.insert(bisect_left(ordered, listing_key(event), key=listing_key), event)
         window = [read[e.id] if e.id in read else found[e.id] for e in ordered]
-        return window + self._unlisted
+        return [e for e in window if not _ended_by(e, start)] + self._unlisted
 
     def has(self, event_id: str) -> bool:
         """What was read holds every event of the whole window but its single events not
@@ -210,6 +212,13 @@ class BoundedWindow:
             whole = calendar_around(self.backend, self.calendar_id, self.now, self.named)
             self._whole = list(_with_pre_images(whole, self.before).values())
         return self._whole
+
+
+def _ended_by(event: Event, start: datetime) -> bool:
+    """A timed event that is no series and ends at or before `start`: it cannot overlap a span
+    starting there (issue 25: a create's words reach hundreds of events read before its span,
+    each of which the overlap check expanded and compared)."""
+    return not event.recurrence and isinstance(event.end, datetime) and event.end <= start
 
 
 def _series_of(event: Event) -> str | None:

@@ -32,6 +32,8 @@ compared with the verdict on the whole window read event by event (`calendar_aro
 any difference fails the run (exit 1). How many differ from the bare case's is printed too: the
 background shares the cases' titles, places and people on purpose, so a calendar around a case
 may make a name ambiguous or a time taken, and the verdict rightly changes.
+Once the calendar is filled, what is alive is frozen out of the collector
+(`assistant.heap.settle_start_up`), as the chat and the MCP server do once built.
 `--sample N` judges every k-th case so that N are judged per size.
 """
 from __future__ import annotations
@@ -175,6 +177,7 @@ def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[
     from sqlalchemy import delete
 
     from assistant.guard_case import calendar_around, guard_window, named_event_ids
+    from assistant.heap import settle_start_up
     from tools.backends.local import events_table
 
     guard = Guard(mode="symbolic")
@@ -186,6 +189,7 @@ def calendar_run(paths: list[Path], sizes: list[int], sample: int) -> list[dict[
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             backend = background_calendar(Path(tmp) / "calendar.db", size)
+            settle_start_up()  # as the chat and the MCP server do once built (assistant.heap)
             with_cal: list[float] = []
             listing: list[float] = []
             cpu: list[float] = []

@@ -13,7 +13,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from assistant.heap import settle_start_up
     from assistant.tui.launch import chat_app  # Textual loads only when a window opens
 
-    result = chat_app(load_settings()).run()
+    result = chat_app(load_settings(), settle=settle_start_up).run()
     return int(result or 0)

@@ -89,12 +89,14 @@ def run(args: argparse.Namespace) -> int:
             fail("mcp: --print-config describes the stdio server; leave out --http")
         print_config()
         return 0
+    from assistant.heap import settle_start_up
     from assistant.mcp.server import build_server, serve
 
     settings = load_settings()
     fixed = fixed_now(args.now, settings.timezone)
     if args.http is not None and args.http[0] not in ("127.0.0.1", "localhost", "::1"):
         fail("mcp: --http serves without authentication; use a loopback host such as 127.0.0.1")
-    server = build_server(settings, now=(lambda: fixed) if fixed is not None else None)
+    server = build_server(settings, now=(lambda: fixed) if fixed is not None else None,
+                          settle=settle_start_up)
     serve(server, args.http)
     return 0

@@ -280,11 +280,13 @@ class CalendarMcp:
 
 def build_server(settings: Settings, *, now: Callable[[], datetime] | None = None,
                  services: Services | None = None,
-                 configured: Callable[[], ReflectionCall | None] | None = None) -> Server[Any]:
+                 configured: Callable[[], ReflectionCall | None] | None = None,
+                 settle: Callable[[], None] = lambda: None) -> Server[Any]:
     """The server on the chat's services (backend, journal, places), guard and lessons, all
     built on the first call (or `services` as given). `now` fixes the clock (tests, `--now`);
     `configured` replaces the configured reflection model (tests: a script, or `lambda: None`
-    for none)."""
+    for none); `settle` runs once that build is done (the `mcp` command:
+    `assistant.heap.settle_start_up`)."""
     tz = zone(settings.timezone)
     clock = now or (lambda: datetime.now(tz))
 
@@ -295,7 +297,9 @@ def build_server(settings: Settings, *, now: Callable[[], datetime] | None = Non
 
         built = services or build_services(settings)
         guard = Guard(mode=settings.reflection_mode, votes=settings.reflection_votes)
-        return CallRunner(built, guard, open_lessons(settings, built.stores.state), clock)
+        runner = CallRunner(built, guard, open_lessons(settings, built.stores.state), clock)
+        settle()
+        return runner
 
     door = CalendarMcp(_Runner(build), configured or _ConfiguredModel(settings).get)
     return door.server()

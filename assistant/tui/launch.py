@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,15 +28,19 @@ DEMO_MAIN_MODEL = "demo-main-model"
 DEMO_REFLECTION_MODEL = "demo-reflection-model"
 
 
-def chat_app(settings: Settings, *, animate: bool = True) -> CalendarApp:
+def chat_app(settings: Settings, *, animate: bool = True,
+             settle: Callable[[], None] = lambda: None) -> CalendarApp:
     """The chat on the configured calendar; the setup screen first when there is no key.
-    `animate` off (tests) keeps the cursor and the spinner still."""
+    `animate` off (tests) keeps the cursor and the spinner still. `settle` runs once the
+    assistant is built (the `chat` command: `assistant.heap.settle_start_up`)."""
     from assistant.settings import has_credentials  # not the model client: no SDK to load here
 
     def factory(confirm: ConfirmCallback) -> AgentSession:
         from assistant.app import build_agent
 
-        return AgentSession(build_agent(settings, confirm=confirm))
+        session = AgentSession(build_agent(settings, confirm=confirm))
+        settle()
+        return session
 
     return CalendarApp(settings, factory, needs_setup=not has_credentials(settings), animate=animate,
                        save_key=lambda key: save_setting(settings, "api_key", key),

@@ -246,16 +246,9 @@ class EventIndex:
 
     def __init__(self, calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | None = None) -> None:
         self.profiles = profiles(calendar, owners)
-        postings: dict[str, list[int]] = {}
-        for position, prof in enumerate(self.profiles):
-            for word in prof.all_words:
-                if word in postings:
-                    postings[word].append(position)
-                else:
-                    postings[word] = [position]
-        self.postings = postings
-        self.df = _PostingCounts(postings)
-        self._finder = WordFinder(postings)
+        self.postings = _Postings(self.profiles)
+        self.df = _PostingCounts(self.postings)
+        self._finder = WordFinder(self.postings)
 
     def similar_words(self, said: str) -> tuple[str, ...]:
         """The profile words `word_similarity` scores above zero for `said`."""
@@ -312,11 +305,48 @@ class WordFinder:
         return words
 
 
+class _Postings(Mapping[str, list[int]]):
+    """Each word's profiles (their positions, ascending), found when the word is first asked.
+
+    Why: a check asks for the postings of the few words similar to what was said, and a
+    window's profiles are fewer kinds than events (a weekly lesson, the same dentist); every
+    word of every profile appended to its list was most of building the index (issue 25: 650
+    profiles, ~5,000 appends, at 100,000 events). The profiles are grouped by their words, and
+    a word's postings are the positions of the groups holding it."""
+
+    def __init__(self, profs: Sequence[EventProfile]) -> None:
+        groups: dict[frozenset[str], list[int]] = {}
+        for position, prof in enumerate(profs):
+            group = groups.get(prof.all_words)
+            if group is None:
+                groups[prof.all_words] = [position]
+            else:
+                group.append(position)
+        self._groups = groups
+        self._vocabulary: frozenset[str] = frozenset().union(*groups)
+        self._found: dict[str, list[int]] = {}
+
+    def __getitem__(self, word: str) -> list[int]:
+        found = self._found.get(word)
+        if found is None:
+            if word not in self._vocabulary:
+                raise KeyError(word)
+            found = self._found[word] = sorted(
+                position for words, positions in self._groups.items() if word in words for position in positions)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._vocabulary)
+
+    def __len__(self) -> int:
+        return len(self._vocabulary)
+
+
 class _PostingCounts(Mapping[str, int]):
     """The document frequencies read off the postings (a word's profiles are its postings),
     instead of a second pass over every profile's words: only the few matched words are asked."""
 
-    def __init__(self, postings: dict[str, list[int]]) -> None:
+    def __init__(self, postings: Mapping[str, list[int]]) -> None:
         self._postings = postings
 
     def __getitem__(self, word: str) -> int:
@@ -500,22 +530,48 @@ def score_words(words: Sequence[str], profs: Sequence[EventProfile],
                for said in words}
     similar_sets = {said: frozenset(sims) for said, sims in similar.items()}
     shared = {own: df.get(own, 1) for sims in similar.values() for own in sims}
-    # profiles with the same words (and the same order of them, which breaks ties) score the
-    # same (a weekly lesson, the same dentist): once
-    scored: dict[tuple[frozenset[str], frozenset[str], frozenset[str], int], _Scored | None] = {}
-    out: list[Candidate] = []
+    scored = _scored_profiles(profs, words, similar, similar_sets, shared)
+    # the order and the floor first, then a Candidate for each kept one only (hundreds of
+    # profiles reached by a word like "dinner" score, a few are kept)
+    scored.sort(key=lambda pair: -pair[1][0])
+    if scored:
+        floor = scored[0][1][0] * 0.5
+        return [Candidate(prof.key, prof.title, *found) for prof, found in scored if found[0] >= floor]
+    return []
+
+
+def _scored_profiles(profs: Sequence[EventProfile], words: Sequence[str],
+                     similar: dict[str, dict[str, float]], similar_sets: dict[str, frozenset[str]],
+                     shared: Mapping[str, int]) -> list[tuple[EventProfile, _Scored]]:
+    """Each profile that scores, with its score, in the profiles' order. A profile's score
+    depends only on its words among those similar to a said word (`reached`): which of them are
+    title, people or place words, and, when one said word reaches several of them, their order
+    in `weighted` (the first best is kept). Profiles alike in that are scored once (issue 25:
+    the 400-650 profiles a create's words reach, "dinner" or a guest's name, are a few kinds:
+    a guest's name on events of every title, a title at every place)."""
+    reached = frozenset().union(*similar_sets.values())
+    by_words: dict[int, _Scored | None] = {}  # a profile's words (their weighted tuple) scored
+    by_kind: dict[tuple[frozenset[str], frozenset[str], frozenset[str], tuple[str, ...]], _Scored | None] = {}
+    ordered: dict[frozenset[str], bool] = {}  # whether a said word reaches several of these
+    out: list[tuple[EventProfile, _Scored]] = []
     for prof in profs:
-        words_of = (prof.title_words, prof.people, prof.place_words, id(prof.weighted))
-        if words_of in scored:
-            found = scored[words_of]
+        mark = id(prof.weighted)  # one tuple per set of words (`_weighted`), alive while scored
+        if mark in by_words:
+            found = by_words[mark]
         else:
-            found = scored[words_of] = _score_profile(prof, words, similar, similar_sets, shared)
+            hit = prof.all_words & reached
+            several = ordered.get(hit)
+            if several is None:
+                several = ordered[hit] = any(len(hit & own) > 1 for own in similar_sets.values())
+            order = tuple(w for w, _ in prof.weighted if w in hit) if several else ()
+            kind = (hit, prof.title_words & hit, prof.people & hit, order)
+            if kind in by_kind:
+                found = by_kind[kind]
+            else:
+                found = by_kind[kind] = _score_profile(prof, words, similar, similar_sets, shared)
+            by_words[mark] = found
         if found is not None:
-            out.append(Candidate(prof.key, prof.title, *found))
-    out.sort(key=lambda c: -c.score)
-    if out:
-        floor = out[0].score * 0.5
-        out = [c for c in out if c.score >= floor]
+            out.append((prof, found))
     return out
 
 

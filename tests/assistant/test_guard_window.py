@@ -217,11 +217,40 @@ def test_near_holds_a_moved_events_pre_image_at_its_old_time(backend: LocalBacke
     assert later == []  # the listing's tail after the span is not handed to the check
 
 
+def test_near_leaves_out_what_ended_before_the_span(backend: LocalBackend) -> None:
+    """`near` hands the check no timed single event ending at or before the span's start (it
+    cannot overlap the span), read or found, but keeps one ending a second into it, a series
+    whose first occurrence ended before (its others may overlap: one the store holds, one an
+    attempt's pre-image) and an event the attempt moved whose old times overlap the span."""
+    start = NOW + timedelta(days=3, hours=2)
+    for event_id, ends in (("evx", start), ("evy", start + timedelta(seconds=1)),
+                           ("evz", start - timedelta(hours=2))):
+        backend.upsert_event("primary", Event(id=event_id, title="Piano lesson", start=ends - timedelta(hours=1),
+                                              end=ends, timezone=TZ_NAME))
+    backend.upsert_event("primary", _event("evm", "Piano lesson", start - timedelta(hours=4)))
+    backend.upsert_event("primary", _event("evs", "Piano lesson", start - timedelta(days=7),
+                                           recurrence=("RRULE:FREQ=WEEKLY;COUNT=4",)))
+    # the attempt made a weekly lesson a single one: before it, a series whose first occurrence
+    # ended a week before the span, and whose second is in it
+    backend.upsert_event("primary", _event("evr", "Piano lesson", start - timedelta(days=7)))
+    weekly = _event("evr", "Piano lesson", start - timedelta(days=7), recurrence=("RRULE:FREQ=WEEKLY;COUNT=4",))
+    window = _bounded(backend, "move the piano lesson", named={"evm", "evr"},
+                      before={"evm": _event("evm", "Piano lesson", start - timedelta(minutes=30)), "evr": weekly})
+    assert {"evx", "evy", "evz", "evm", "evr"} <= set(window.calendar)  # read: the message reaches them
+    near = window.near(start, start + timedelta(hours=1))
+    ids = [e.id for e in near]
+    assert "evy" in ids and "evm" in ids and "evx" not in ids and "evz" not in ids
+    assert [e.start for e in near if e.id == "evm"] == [start - timedelta(minutes=30)]
+    assert all(e.end_instant > start for e in near if not e.recurrence and not e.all_day)
+    assert "evs" in ids and [e.recurrence for e in near if e.id == "evr"] == [weekly.recurrence]
+
+
 def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalBackend) -> None:
-    """`list_window` reads its rows as one JSON text each (SQLite) and remembers the events by
-    that text: every field comes back as the full listing gives it (quotes, line breaks and
-    non-Latin text, an all-day event, reminders, an end in another zone, a moved occurrence),
-    and a row changed in place (same id, same version) is read anew."""
+    """`list_window` and `list_events` read their rows as one JSON text each (SQLite) and
+    remember the events by that text: every field comes back as the full listing gives it and
+    as the row read whole gives it (quotes, line breaks and non-Latin text, an all-day event,
+    reminders, an end in another zone, a moved occurrence), and a row changed in place (same
+    id, same version) is read anew."""
     odd = 'Piano "recital"\n\u00e9t\u00e9 \u2014 \U0001f3b9 \\ back'
     backend.upsert_event("primary", _event("evq", odd, NOW + timedelta(days=1), location="Hall, 2/F",
                                            description="Maya\tand\n\"Leo\"", reminders=(0, 15),
@@ -245,9 +274,12 @@ def test_the_events_found_by_their_texts_are_the_listings_events(backend: LocalB
     expected = [e for e in backend.list_events("primary", lo, hi) if e.title == odd]
     assert len(expected) == 4 and found() == expected
     assert found() == expected  # the second time from what it remembers
+    # the listing reads its rows as JSON texts too (SQLite): each as its row read whole gives it
+    assert expected == backend.get_events("primary", [e.id for e in expected])
     with backend.engine.begin() as conn:  # changed behind the backend's back, version kept
         conn.execute(events_table.update().where(events_table.c.id == "evq").values(location="Gym"))
     assert [e.location for e in found() if e.id == "evq"] == ["Gym"]
+    assert [e.location for e in backend.list_events("primary", lo, hi) if e.id == "evq"] == ["Gym"]
 
 
 def test_the_windows_size_and_texts_are_read_in_one_pass_as_apart(backend: LocalBackend) -> None:

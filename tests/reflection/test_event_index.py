@@ -175,3 +175,26 @@ def test_scoring_is_the_word_by_word_comparison() -> None:
     for words in runs:
         assert score_words(words, every, df) == _scored_word_by_word(words, every, df), words
         assert score_words(words, every) == _scored_word_by_word(words, every, df), words
+
+
+def test_profiles_alike_in_what_is_said_score_alike_only_in_the_same_order() -> None:
+    """Scoring scores once the profiles alike in the words a said word reaches (issue 25), and
+    their order is part of that likeness: a said word reaching two words of a profile keeps the
+    first best in the profile's own order, so two profiles with the same words in another order
+    may score differently ("swimmr" is a typo of both "swimmer" and "swimmar", whose document
+    frequencies differ)."""
+    def profile(key: str, title: frozenset[str], order: tuple[str, ...], guests: frozenset[str]) -> EventProfile:
+        return EventProfile(key, key, title, guests, frozenset(), title | guests,
+                            tuple((w, 1.0) for w in order))
+
+    both = frozenset({"swimmer", "swimmar"})
+    profs = [profile("a", both, ("swimmer", "swimmar"), frozenset()),
+             profile("b", both, ("swimmar", "swimmer"), frozenset()),
+             profile("c", both, ("swimmer", "kim", "swimmar"), frozenset({"kim"})),
+             profile("d", frozenset({"swimmer"}), ("swimmer",), frozenset())]
+    df = {"swimmer": 3, "swimmar": 2, "kim": 1}
+    for words in [("swimmr",), ("swimmr", "kim"), ("kim", "swimmr")]:
+        scored = score_words(words, profs, df)
+        assert scored == _scored_word_by_word(words, profs, df), words
+    assert {c.key: c.score for c in score_words(("swimmr",), profs, df)} == \
+        {"a": round(0.85 / 3, 3), "b": round(0.85 / 2, 3), "c": round(0.85 / 3, 3), "d": round(0.85 / 3, 3)}

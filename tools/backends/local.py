@@ -280,6 +280,10 @@ _LIVE = and_(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed")
 _LIST_SINGLE = select(events_table).where(
     _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
     _E.end_utc > bindparam("b_lo"))
+_LIST_SINGLE_TEXTS = select(func.json_array(*events_table.columns)).where(
+    _LIVE, _SINGLE, _E.start_utc >= bindparam("b_near"), _E.start_utc < bindparam("b_hi"),
+    _E.end_utc > bindparam("b_lo"))
+"""`_LIST_SINGLE` with each row as one JSON text of its columns (SQLite: `_event_of_text`)."""
 _LIST_LONG = select(events_table).where(
     _LIVE, _SINGLE, _E.end_utc - _E.start_utc > LONG_EVENT, _E.start_utc + 0 < bindparam("b_near"),
     _E.end_utc > bindparam("b_lo"))
@@ -642,6 +646,14 @@ class LocalBackend(CalendarBackend):
         return events
 
     def _singles(self, conn: Connection, window: dict[str, Any]) -> list[Event]:
+        """The window's single events (and occurrence exceptions). On SQLite each row comes as
+        one JSON text of its columns and its event is remembered by that text, as the found
+        rows are (`_found_singles`): one Python object per row instead of twenty, and no
+        twenty-column key to hash (issue 25: the 1,781 rows of a 69-day window at 100,000
+        events in 4.0 ms CPU instead of 7.2; the guard reads the whole window for a change the
+        message does not ask for, and a month listing is this)."""
+        if not self.store.is_postgresql:
+            return [self._event_of_text(text) for text in conn.execute(_LIST_SINGLE_TEXTS, window).scalars().all()]
         return [self._event_of(row) for row in conn.execute(_LIST_SINGLE, window)]
 
     def _found_singles(self, conn: Connection, window: dict[str, Any]) -> list[Event]:
@@ -653,7 +665,7 @@ class LocalBackend(CalendarBackend):
         for 600 rows at 100,000 events, the events then found by that text (`_event_of_text`)."""
         if not self.store.is_postgresql:
             rows = _list_found_rows(tuple(name for name in _FILTERED if window[name]))
-            return [self._event_of_text(text) for text in conn.execute(rows, window).scalars()]
+            return [self._event_of_text(text) for text in conn.execute(rows, window).scalars().all()]
         ids = list(conn.execute(_LIST_FOUND_IDS, window).scalars())
         return [self._event_of(row) for row in self._rows(conn, window["b_cal"], ids).values()]
 
