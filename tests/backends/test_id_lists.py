@@ -7,23 +7,19 @@ The rows read and the entries marked are the same as with an IN list."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import PERSON_TZ, make_context
+from lessons_support import STORES, lessons, store_for
 from sqlalchemy import event as sa_event
 
 from tools.backends.local import LocalBackend
-from tools.calendar.events import Event
 from tools.context import ToolCall
 from tools.journal.journal import Journal
 from tools.registry import ToolRegistry
 from tools.store.database import Store
-
-LA = ZoneInfo(PERSON_TZ)
 
 
 def _statements(backend: LocalBackend, work: Any) -> list[str]:
@@ -40,18 +36,10 @@ def _statements(backend: LocalBackend, work: Any) -> list[str]:
     return seen
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+@pytest.fixture(params=STORES)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "postgresql":
-        from pg_support import fresh_store
-
-        made = fresh_store()
-    else:
-        made = Store.sqlite(tmp_path / "one.db")
-    try:
+    with store_for(request.param, tmp_path) as made:
         yield made
-    finally:
-        made.close()
 
 
 def test_ids_go_as_one_value_whatever_their_number(store: Store) -> None:
@@ -59,12 +47,7 @@ def test_ids_go_as_one_value_whatever_their_number(store: Store) -> None:
     backend = LocalBackend(store, PERSON_TZ)
     journal = Journal(store, backend)
     cal = backend.primary_calendar_id()
-    made = []
-    for n in range(12):
-        start = datetime(2026, 12, 1 + n, 17, tzinfo=LA)
-        made.append(backend.create_event(cal, Event(
-            id=backend.new_event_id(), title=f"Lesson {n}", start=start,
-            end=start + timedelta(hours=1), timezone=PERSON_TZ, calendar_id=cal)))
+    made = lessons(backend, 12)
     ids = [e.id for e in made]
 
     reads = {n: _statements(backend, lambda n=n: backend.get_events(cal, ids[:n] + ["nope"]))

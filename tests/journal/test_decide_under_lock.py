@@ -5,40 +5,16 @@ someone else's change, nothing to undo). A restore that fails before deciding is
 reading first reports it."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from conftest import PERSON_TZ, make_context, records_without_version
+from conftest import PERSON_TZ, records_without_version
+from lessons_support import bulk, lessons
 
 from tools.backends.base import CalendarError, EventPatch
 from tools.backends.local import LocalBackend
-from tools.calendar.events import Event
-from tools.context import ToolCall
 from tools.journal.journal import Journal
-from tools.registry import ToolRegistry
 from tools.store.database import Store
-
-LA = ZoneInfo(PERSON_TZ)
-
-
-def _lessons(backend: LocalBackend, n: int = 3) -> list[Event]:
-    cal = backend.primary_calendar_id()
-    made = []
-    for i in range(n):
-        start = datetime(2026, 12, 1 + i, 17, tzinfo=LA)
-        made.append(backend.create_event(cal, Event(
-            id=backend.new_event_id(), title=f"Lesson {i}", start=start,
-            end=start + timedelta(hours=1), timezone=PERSON_TZ, calendar_id=cal)))
-    return made
-
-
-def _bulk(journal: Journal, turn_id: str, made: list[Event]) -> None:
-    result = ToolRegistry(make_context(journal.backend, journal, turn_id)).run(ToolCall(
-        "b", "bulk_update_calendar_events",
-        {"updates": [{"event_id": e.id, "title": "Moved", "description": "room 4"} for e in made]}))
-    assert not result.is_error, result.text
 
 
 def _two_files(tmp_path: Path, backend: LocalBackend | None = None) -> Journal:
@@ -52,9 +28,9 @@ def test_no_read_before_the_restores_and_the_same_decisions(tmp_path: Path,
     backend = journal.backend
     assert isinstance(backend, LocalBackend)
     cal = backend.primary_calendar_id()
-    made = _lessons(backend, 4)
+    made = lessons(backend, 4)
     before = records_without_version(backend)
-    _bulk(journal, "t-lock", made)
+    bulk(journal, "t-lock", made)
     # someone else edits one event; another is already back as it was (nothing to undo)
     backend.patch_event(cal, made[1].id, EventPatch({"location": "Gym"}))
     backend.patch_event(cal, made[2].id, EventPatch({"title": "Lesson 2", "description": None}))
@@ -97,9 +73,9 @@ def test_a_restore_failing_before_deciding_is_reported_as_reading_first_does(
     backend = _DownFirst(tmp_path / "calendar.db", PERSON_TZ)
     journal = _two_files(tmp_path, backend)
     cal = backend.primary_calendar_id()
-    made = _lessons(backend, 3)
+    made = lessons(backend, 3)
     before = records_without_version(backend)
-    _bulk(journal, "t-down", made)
+    bulk(journal, "t-down", made)
     # the newest write's event already back as it was (it is undone first): "nothing to undo"
     # is decided even with the service down
     backend.patch_event(cal, made[2].id, EventPatch({"title": "Lesson 2", "description": None}))
@@ -127,7 +103,7 @@ def test_an_unfinished_write_is_still_decided_on_a_read_first(tmp_path: Path,
     journal = _two_files(tmp_path)
     backend = journal.backend
     cal = backend.primary_calendar_id()
-    [event] = _lessons(backend, 1)  # type: ignore[arg-type]
+    [event] = lessons(backend, 1)  # type: ignore[arg-type]
     entry = journal.begin("t-pend", 1, "update_calendar_event", cal, event.id)
     backend.patch_event(cal, event.id, EventPatch({"title": "Half"}))
     reads: list[Any] = []

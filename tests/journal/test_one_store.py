@@ -5,65 +5,29 @@ calendar and the journal never disagree about what was undone."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import PERSON_TZ, make_context, records_without_version
+from conftest import PERSON_TZ, records_without_version
+from lessons_support import STORES, bulk, lessons, store_for
 
 from tools.backends.local import LocalBackend
-from tools.calendar.events import Event
-from tools.context import ToolCall
 from tools.journal.journal import Journal
-from tools.registry import ToolRegistry
-from tools.store.database import Store
-
-LA = ZoneInfo(PERSON_TZ)
 
 
-@pytest.fixture(params=["sqlite-one-file", pytest.param("postgresql", marks=pytest.mark.slow)])
+@pytest.fixture(params=STORES)
 def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Journal]:
-    if request.param == "postgresql":
-        from pg_support import fresh_store
-
-        store = fresh_store()
-    else:
-        store = Store.sqlite(tmp_path / "one.db")
-    backend = LocalBackend(store, PERSON_TZ)
-    try:
-        yield Journal(store, backend)
-    finally:
-        store.close()
-
-
-def _lessons(journal: Journal) -> list[Event]:
-    backend = journal.backend
-    cal = backend.primary_calendar_id()
-    made = []
-    for n in range(3):
-        start = datetime(2026, 12, 1 + n, 17, tzinfo=LA)
-        made.append(backend.create_event(cal, Event(
-            id=backend.new_event_id(), title=f"Lesson {n}", start=start,
-            end=start + timedelta(hours=1), timezone=PERSON_TZ, calendar_id=cal)))
-    return made
-
-
-def _bulk(journal: Journal, turn_id: str, made: list[Event]) -> None:
-    backend = journal.backend
-    result = ToolRegistry(make_context(backend, journal, turn_id)).run(ToolCall(
-        "b", "bulk_update_calendar_events",
-        {"updates": [{"event_id": e.id, "title": "Moved", "description": "room 4"} for e in made]}))
-    assert not result.is_error, result.text
+    with store_for(request.param, tmp_path) as store:
+        yield Journal(store, LocalBackend(store, PERSON_TZ))
 
 
 def test_a_rollback_marks_its_entries_in_the_restores_own_transaction(shared: Journal,
                                                                       monkeypatch: Any) -> None:
     backend = shared.backend
-    made = _lessons(shared)
+    made = lessons(shared.backend)
     before = records_without_version(backend)
-    _bulk(shared, "t-one", made)
+    bulk(shared, "t-one", made)
     changed = records_without_version(backend)
     assert changed != before
 
