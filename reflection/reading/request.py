@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Literal
 
 from reflection.dates.resolver import Expression, Resolution
@@ -283,12 +284,20 @@ def _clause_of(index: int, clauses: list[tuple[int, int]]) -> tuple[int, int]:
 
 
 def _verbs(text: str) -> set[str]:
+    """The kinds of change a stretch of the message asks for (a set of the caller's own)."""
+    return set(_verbs_in(text))
+
+
+@lru_cache(maxsize=256)
+def _verbs_in(text: str) -> frozenset[str]:
+    """Cached: every phrase and mention of one clause asks about the same clause text, and a long
+    message has many of them (each search was over the whole clause again)."""
     found: set[str] = set()
     for name, pattern in (("delete", DELETE_RE), ("create", CREATE_RE), ("move", MOVE_RE),
                           ("swap", SWAP_RE), ("rename", RENAME_RE)):
         if pattern.search(text):
             found.add(name)
-    return found
+    return frozenset(found)
 
 
 FOLLOWING_RE = re.compile(
@@ -301,6 +310,7 @@ FOLLOWING_RE = re.compile(
 following ones (a `following` change splits the series)."""
 
 
+@lru_cache(maxsize=256)
 def _scope(text: str) -> Scope:
     if FOLLOWING_RE.search(text) and not OCCURRENCE_RE.search(text):
         return "following"
