@@ -179,8 +179,7 @@ def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
         if not _ACTION_WORDS["invite"].search(message):
             return all(v.casefold() in given for v in values)
         named = words_of(message)
-        book = Whose(ctx).book
-        return all(v.casefold() in given or book.owner_named(v, named) for v in values)
+        return all(v.casefold() in given or ctx.book.owner_named(v, named) for v in values)
     if action == "file":  # the person named a calendar (which one is the calendars check's)
         return bool(ctx.reading.calendars)
     return True  # a description written with an asked change is judged with that change

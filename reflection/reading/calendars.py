@@ -215,14 +215,14 @@ class CalendarBook:
                 prep = (match.groupdict().get("prep") or "").casefold()
                 first = who.split()[0].casefold().replace("\u2019", "'").removesuffix("'s")
                 pronoun = first in PRONOUNS or first in _OWN_PRONOUNS
-                ids = self.matching(who)
-                if pattern in (_ONE_RE, _NOT_RE) and not ids:
-                    continue  # "on that one", "to the new one": no calendar named
-                whole = pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and self.named_whole(who)
-                if pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE) and not whole:
-                    continue  # "move it to friday", "on time": only a calendar's own full name counts
-                if whole:
-                    ids = whole
+                if pattern in (_NAMED_ONLY_RE, _NAME_CAL_ALONE_RE):
+                    ids = self.named_whole(who)
+                    if not ids:
+                        continue  # "move it to friday", "on time": only a calendar's own full name counts
+                else:
+                    ids = self.matching(who)
+                    if pattern in (_ONE_RE, _NOT_RE) and not ids:
+                        continue  # "on that one", "to the new one": no calendar named
                 if not pronoun and not words_of(who):
                     continue  # "on the calendar", "to the same calendar"
                 taken.append((match.start(), match.end()))
@@ -275,13 +275,14 @@ def _in_question(text: str, index: int) -> bool:
     """Whether `index` sits in a sentence that asks something ("whats on grandma's calendar
     saturday?"): ends with a question mark or starts like a question, and asks for no change
     before it ("can you add piano to leo's calendar?" is a request)."""
-    start = 0
+    start, mark = 0, ""
     for match in _SENTENCE_END_RE.finditer(text):
         if match.start() >= index:
-            asks = match.group() == "?" or bool(_QUESTION_START_RE.match(text[start:index]))
-            return asks and not _asks_change(text[start:index])
+            mark = match.group()
+            break
         start = match.end()
-    return bool(_QUESTION_START_RE.match(text[start:index])) and not _asks_change(text[start:index])
+    sentence = text[start:index]
+    return (mark == "?" or bool(_QUESTION_START_RE.match(sentence))) and not _asks_change(sentence)
 
 
 def _asks_change(sentence: str) -> bool:

@@ -224,11 +224,7 @@ class Event:
         factories, so copying its fields and setting the changed ones is the same event)."""
         if type(self) is not Event or not changes.keys() <= _EVENT_FIELDS:
             return replace(self, **changes)  # an unknown name is refused there, as always
-        copy = object.__new__(Event)
-        fields_of = copy.__dict__
-        fields_of.update(self.__dict__)
-        fields_of.update(changes)
-        return copy
+        return new_event(**{**self.__dict__, **changes})
 
 
 _EVENT_FIELDS = frozenset(f.name for f in dataclass_fields(Event))
