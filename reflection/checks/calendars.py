@@ -254,8 +254,8 @@ def _narrowed(phrase: NamedCalendar, mine: frozenset[str]) -> NamedCalendar:
 def _own(phrase: NamedCalendar) -> bool:
     """"my calendar", "on mine", "my work cal": the person's own; "my husband's cal" is not."""
     words = phrase.said.casefold().replace("\u2019", "'").split()
-    return phrase.pronoun and words[0] in ("my", "mine") and not any(
-        w.endswith("'s") or w.endswith("s'") or w.rstrip("s") in RELATIONS for w in words[1:])
+    return phrase.pronoun and words[0] in ("my", "mine") and not (
+        any(w.endswith(("'s", "s'")) for w in words[1:]) or words_of(" ".join(words[1:])) & RELATIONS)
 
 
 def _wrong_event_already(ctx: CheckContext, write: WriteCall) -> bool:

@@ -372,8 +372,9 @@ def test_my_husband_s_calendar_is_not_my_own() -> None:
     """"my husbands cal" starts with "my" and names his calendar: the speaker's own calendar
     does not agree with it."""
     sams = [{**c, "primary": c["id"] == "dad/dad"} for c in CALENDARS]
-    verdict = judge("add piano wednesday 4pm to my husbands cal", create("dad/dad", **PIANO), calendars=sams)
-    assert verdict.valid and verdict.llm_needed
+    for someone_else in ("my husbands cal", "my boss cal", "my sis cal"):
+        verdict = judge(f"add piano wednesday 4pm to {someone_else}", create("dad/dad", **PIANO), calendars=sams)
+        assert verdict.valid and verdict.llm_needed, someone_else
     assert not judge("add piano wednesday 4pm to my cal", create("dad/dad", **PIANO), calendars=sams).llm_needed
 
 
