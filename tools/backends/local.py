@@ -17,7 +17,6 @@ events) and the IANA zone in its own column, so nothing depends on a server's se
 """
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -209,10 +208,10 @@ def _as_dict(row: Any) -> dict[str, Any]:
 
 
 def _list_json(items: tuple[Any, ...]) -> str:
-    """`json.dumps(list(items))`, remembered for lists of strings (guests, rules): the same few
-    are written again and again, and each `json.dumps` call makes a new encoder. Only strings:
-    values that are equal but written differently (1, 1.0, True) must not share a text. No
-    guests (most events) is `[]` at once."""
+    """`json.dumps(list(items))` (through `tools.store.json_text.dumps`, the same text),
+    remembered for lists of strings (guests, rules): the same few are written again and again.
+    Only strings: values that are equal but written differently (1, 1.0, True) must not share a
+    text. No guests (most events) is `[]` at once."""
     if not items:
         return "[]"
     for item in items:
@@ -223,7 +222,7 @@ def _list_json(items: tuple[Any, ...]) -> str:
 
 @lru_cache(maxsize=4096)
 def _strings_json(items: tuple[str, ...]) -> str:
-    return json.dumps(list(items))
+    return dumps(list(items))
 
 
 def _record_of(row: Mapping[Any, Any]) -> dict[str, Any]:
@@ -613,8 +612,8 @@ class LocalBackend(CalendarBackend):
                   "b_near": _epoch(start) - LONG_EVENT, "b_skip": list(skip)}
         with self.engine.connect() as conn:
             size, titled, places, guests = conn.execute(_WINDOW_OUTLINE[bool(window["b_skip"])], window).one()
-        return int(size), ({(title, description) for title, description in json.loads(titled)},
-                           set(json.loads(places)), set(json.loads(guests)))
+        return int(size), ({(title, description) for title, description in loads(titled)},
+                           set(loads(places)), set(loads(guests)))
 
     def window_size(self, calendar_id: str, start: datetime, end: datetime) -> int:
         """How many single events (and occurrence exceptions) a listing of the window reads,
@@ -737,7 +736,7 @@ class LocalBackend(CalendarBackend):
         cache = self._text_events
         found = cache.get(text)
         if found is None:
-            found = row_to_event(dict(zip(_EVENT_COLUMNS, json.loads(text), strict=True)))
+            found = row_to_event(dict(zip(_EVENT_COLUMNS, loads(text), strict=True)))
             with self._cache_lock:
                 cache[text] = found
                 if len(cache) > EVENT_CACHE_SIZE:
