@@ -125,7 +125,7 @@ def word_similarity(said: str, own: str) -> float:
     return 0.0
 
 
-@dataclass
+@dataclass(slots=True)
 class EventProfile:
     """The words one event (or one recurring series) answers to."""
 
@@ -192,16 +192,18 @@ def profiles(calendar: Sequence[Event], owners: Mapping[str, frozenset[str]] | N
     calendar's name and owner words (several calendars), which count like a place's words:
     "Maya's dentist" leans to the dentist on Maya's calendar, and they alone never name it."""
     by_key: dict[str, EventProfile] = {}
-    for event in calendar:
+    for event in calendar:  # issue 25: hundreds of events a check; one lookup, one object each
         key = event.recurring_event_id or event.id
-        if key in by_key:
-            by_key[key].event_ids.add(event.id)
+        found = by_key.get(key)
+        if found is not None:
+            found.event_ids.add(event.id)
             continue
-        words = _profile_words(event.title, event.attendees, event.description, event.location)
+        title, people, place, every, weighted = _profile_words(
+            event.title, event.attendees, event.description, event.location)
         whose = owners.get(event.calendar_id) if owners else None
         if whose:
-            words = _joined(words[0], words[1], words[2] | whose)
-        by_key[key] = EventProfile(key, event.title, *words, event_ids={event.id})
+            title, people, place, every, weighted = _joined(title, people, place | whose)
+        by_key[key] = EventProfile(key, event.title, title, people, place, every, weighted, {event.id})
     return list(by_key.values())
 
 
@@ -263,8 +265,11 @@ class EventIndex:
         return [self.profiles[i] for i in sorted(positions)]
 
     def score(self, words: Sequence[str]) -> list[Candidate]:
-        """`score_words` over the whole window, scoring only the profiles that can score."""
-        return score_words(words, self.candidates(words), self.df)
+        """`score_words` over the whole window, scoring only the profiles that can score, with
+        each said word's similar words as the index found them (the candidates' vocabulary
+        holds exactly those: a profile holding one is a candidate)."""
+        return score_words(words, self.candidates(words), self.df,
+                           {said: self._finder.similarities(said) for said in words})
 
 
 class WordFinder:
@@ -282,6 +287,7 @@ class WordFinder:
         self._stems = sorted(by_stem)
         self._long_stems = [s for s in self._stems if len(s) >= 4]
         self._similar: dict[str, tuple[str, ...]] = {}
+        self._values: dict[str, dict[str, float]] = {}
 
     def similar_words(self, said: str) -> tuple[str, ...]:
         """The vocabulary's words `word_similarity` scores above zero for `said`."""
@@ -299,10 +305,20 @@ class WordFinder:
                 if not self._stems[i].startswith(a):
                     break
                 stems.add(self._stems[i])
-        words = tuple(w for st in stems for w in self._by_stem.get(st, ())
-                      if word_similarity(said, w) > 0)
-        self._similar[said] = words
+        values = {w: value for st in stems for w in self._by_stem.get(st, ())
+                  if (value := word_similarity(said, w)) > 0}
+        words = tuple(values)
+        self._similar[said], self._values[said] = words, values
         return words
+
+    def similarities(self, said: str) -> dict[str, float]:
+        """`similar_words` with each word's `word_similarity` to `said`, computed once: scoring
+        reads them for every run of the message."""
+        found = self._values.get(said)
+        if found is None:
+            self.similar_words(said)
+            found = self._values[said]
+        return found
 
 
 class _Postings(Mapping[str, list[int]]):
@@ -516,18 +532,22 @@ def _score_profile(prof: EventProfile, words: Sequence[str], similar: dict[str, 
 
 
 def score_words(words: Sequence[str], profs: Sequence[EventProfile],
-                df: Mapping[str, int] | None = None) -> list[Candidate]:
+                df: Mapping[str, int] | None = None,
+                similar: dict[str, dict[str, float]] | None = None) -> list[Candidate]:
     """Every event the words may name, with a score: matched event words, each weighted by how
-    few events share it (title and people count fully, the place half)."""
+    few events share it (title and people count fully, the place half). `similar`: each said
+    word's similar words with their `word_similarity`, when the caller found them already (at
+    least those among these profiles'; others are never looked up)."""
     df = df if df is not None else _df(profs)
     # Each said word's similar words among these profiles' (issue 25: a window's hundreds of
     # profiles each compared word by word made most of a check's scoring). A profile holding
     # one of them scores that word; holding several, the first best in its own order, as before.
-    vocabulary: set[str] = set()
-    for prof in profs:
-        vocabulary |= prof.all_words
-    similar = {said: {own: value for own in vocabulary if (value := word_similarity(said, own)) > 0}
-               for said in words}
+    if similar is None:
+        vocabulary: set[str] = set()
+        for prof in profs:
+            vocabulary |= prof.all_words
+        similar = {said: {own: value for own in vocabulary if (value := word_similarity(said, own)) > 0}
+                   for said in words}
     similar_sets = {said: frozenset(sims) for said, sims in similar.items()}
     shared = {own: df.get(own, 1) for sims in similar.values() for own in sims}
     scored = _scored_profiles(profs, words, similar, similar_sets, shared)
