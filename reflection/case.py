@@ -44,6 +44,13 @@ class WindowTexts:
         return frozenset(title for title, _ in self.titled)
 
 
+def holds_text(event: Event, texts: frozenset[str], guests: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the event's title, description or place is one of `texts`, or its guest list one
+    of `guests`."""
+    return event.title in texts or event.description in texts or event.location in texts \
+        or event.attendees in guests
+
+
 class CalendarAround(Protocol):
     """The whole calendar window behind a case whose `calendar` holds only part of it.
 
@@ -68,6 +75,12 @@ class CalendarAround(Protocol):
     def events(self) -> list[Event]:
         """The whole window, as the case's `calendar` would hold it unbounded (read on demand:
         the texts of every event, for a change the message does not ask for)."""
+        ...
+
+    def holding(self, texts: frozenset[str], guests: frozenset[tuple[str, ...]]) -> list[Event]:
+        """The events of `events` holding one of `texts` as their title, description or place,
+        or one of `guests` as their guest list, in its order (others of it may be among them):
+        what the provenance check reads one by one, for the few texts that may be planted."""
         ...
 
 
@@ -106,6 +119,12 @@ class GuardCase:
     def whole_calendar(self) -> list[Event]:
         """Every event of the window (read from `around` when the case holds only part)."""
         return self.calendar if self.around is None else self.around.events()
+
+    def whole_calendar_holding(self, texts: frozenset[str], guests: frozenset[tuple[str, ...]]) -> list[Event]:
+        """`CalendarAround.holding` of this case's window (its `calendar` when that is all of it)."""
+        if self.around is not None:
+            return self.around.holding(texts, guests)
+        return [e for e in self.calendar if holds_text(e, texts, guests)]
 
     def event(self, event_id: str) -> Event | None:
         for event in self.calendar:

@@ -313,12 +313,34 @@ def unread_date_words(ctx: CheckContext) -> list[str]:
     words = ctx.reading.uncovered_date_words
     if not words:
         return []
-    if ctx.case.around is None or any(" " in w for w in words):
+    written = [str(w.written("title") or "") for w in ctx.writes]
+    if ctx.case.around is None:
         known = [e.title for e in ctx.case.whole_calendar()]  # a phrase may span two titles
     else:
         known = sorted(ctx.case.window_texts().titles)  # a word sits inside one title
-    titles = " ".join(known + [str(w.written("title") or "") for w in ctx.writes]).casefold()
+        if any(_may_span(w.casefold(), [t.casefold() for t in known + written]) for w in words):
+            known = [e.title for e in ctx.case.whole_calendar()]  # then the window's order tells
+    titles = " ".join(known + written).casefold()
     return [w for w in words if w.casefold() not in titles]
+
+
+def _may_span(word: str, titles: list[str]) -> bool:
+    """Whether `word`, in no title by itself, may sit across the spaces joining titles in some
+    order: its part before one of its spaces ends a title and the rest begins the titles that
+    follow (`_continues`). Only then does the order of the window's titles decide (issue 25:
+    "a week from tuesday" read all 2,000 events of a 100,000-event window to join their titles
+    in order)."""
+    if " " not in word or any(word in title for title in titles):
+        return False
+    return any(_continues(word[k + 1:], titles) for k, char in enumerate(word)
+               if char == " " and any(title.endswith(word[:k]) for title in titles))
+
+
+def _continues(rest: str, titles: list[str]) -> bool:
+    """Whether `rest` can open what follows a joining space: it begins a title, or is a whole
+    title, a joining space and again what can follow one."""
+    return not rest or any(title.startswith(rest) or (
+        rest.startswith(title + " ") and _continues(rest[len(title) + 1:], titles)) for title in titles)
 
 
 def _best_single(ctx: CheckContext, phrases: list[Phrase], current: Event | None, update: bool,
