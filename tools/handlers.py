@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 from tools.backends.base import CalendarError, EventPatch, PatchItem
@@ -37,18 +38,32 @@ PAGE_SIZE = 40
 _clean = clean_text  # calendar text is other people's data: one line, no markup, bounded
 
 
+@lru_cache(maxsize=4096)
+def _day(day: date) -> str:
+    """`f"{day:%a %Y-%m-%d}"`, remembered: a bulk update's or a listing's rows name the same
+    few days again and again, and `strftime` was most of the time of `describe_when` (the
+    process never sets a locale, so the day's name is the same on every call)."""
+    return f"{day:%a %Y-%m-%d}"
+
+
+def _clock(when: datetime) -> str:
+    """`f"{when:%H:%M}"` without `strftime` (digits only, the same in every locale)."""
+    return f"{when.hour:02d}:{when.minute:02d}"
+
+
 def describe_when(event: Event) -> str:
     tz = event.zone
     if event.all_day:
         first, last = as_date(event.start), as_date(event.end) - timedelta(days=1)
         if last <= first:
-            return f"{first:%a %Y-%m-%d} all day"
-        return f"{first:%a %Y-%m-%d} to {last:%a %Y-%m-%d} all day"
+            return f"{_day(first)} all day"
+        return f"{_day(first)} to {_day(last)} all day"
     start = local_start_of(event.start, tz).astimezone(tz)
     end = local_start_of(event.end, tz).astimezone(tz)
-    same_day = start.date() == end.date()
-    return f"{start:%a %Y-%m-%d %H:%M}-{end:%H:%M}" if same_day else \
-        f"{start:%a %Y-%m-%d %H:%M} to {end:%a %Y-%m-%d %H:%M}"
+    first = start.date()
+    if first == end.date():
+        return f"{_day(first)} {_clock(start)}-{_clock(end)}"
+    return f"{_day(first)} {_clock(start)} to {_day(end.date())} {_clock(end)}"
 
 
 def compact_row(event: Event, person_tz: str) -> str:

@@ -370,8 +370,15 @@ class CalendarBackend(abc.ABC):
 
     @staticmethod
     def same_content(a: Snapshot, b: Snapshot) -> bool:
-        """Whether two snapshots hold the same event, versions and server stamps aside."""
-        return strip_volatile(a.record) == strip_volatile(b.record)
+        """Whether two snapshots hold the same event, versions and server stamps aside:
+        `strip_volatile(a.record) == strip_volatile(b.record)`, asked twice per event of every
+        rollback. Each record with every stamp set to one marker is equal exactly when both
+        without them are (the stamps are alike by construction), and a dict merge in C is a
+        third of the time of the stripping comprehension."""
+        mine, theirs = a.record, b.record
+        if mine is None or theirs is None:
+            return mine is theirs
+        return {**mine, **_STAMPS_BLANKED} == {**theirs, **_STAMPS_BLANKED}
 
     def close(self) -> None:  # pragma: no cover - default no-op
         return None
@@ -381,6 +388,10 @@ VOLATILE_KEYS = frozenset({"version", "etag", "updated", "sequence", "htmlLink",
                            "created", "kind", "creator", "organizer"})
 """Server stamps: not part of what an event is. (`reminders` is: the event's own, since issue 26,
 so a rollback that left them changed is not a clean one.)"""
+
+
+_STAMPS_BLANKED: dict[str, Any] = dict.fromkeys(VOLATILE_KEYS, object())
+"""Every server stamp set to one marker (`CalendarBackend.same_content`)."""
 
 
 def strip_volatile(record: dict[str, Any] | None) -> dict[str, Any] | None:

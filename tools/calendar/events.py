@@ -218,6 +218,20 @@ class Event:
             data["recurring_event_id"] = self.recurring_event_id
         return data
 
+    def surely_same_contract(self, other: Event) -> bool:
+        """True only when `self.to_contract() == other.to_contract()`, found without building
+        either: every field the contract reads is the very same object in both, or an equal
+        `str` (a text is its own value there). False says nothing: build and compare. Event
+        equality would not do: two datetimes are equal at the same instant in different zones,
+        and their contract texts differ. A journal entry's intent is most often the event after
+        (`tools.journal.entries.whole_entry`), and then both share their values."""
+        mine, theirs = self.__dict__, other.__dict__
+        for name in CONTRACT_FIELDS:
+            a, b = mine[name], theirs[name]
+            if a is not b and not (type(a) is str and type(b) is str and a == b):
+                return False
+        return True
+
     def with_changes(self, **changes: Any) -> Event:
         """A copy with these fields changed (`dataclasses.replace`, without its call of
         `__init__` through keyword arguments: the event has no `__post_init__` and no
@@ -228,6 +242,9 @@ class Event:
 
 
 _EVENT_FIELDS = frozenset(f.name for f in dataclass_fields(Event))
+CONTRACT_FIELDS = ("id", "title", "start", "end", "all_day", "timezone", "location", "description",
+                   "attendees", "recurrence", "reminders", "end_timezone", "recurring_event_id")
+"""The fields `Event.to_contract` reads (tests/calendar holds it to them)."""
 _EVENT_DEFAULTS = {f.name: f.default for f in dataclass_fields(Event) if f.default is not MISSING}
 assert not hasattr(Event, "__post_init__") and all(
     f.default_factory is MISSING for f in dataclass_fields(Event)), "new_event copies fields only"

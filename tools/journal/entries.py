@@ -328,14 +328,20 @@ def whole_entry(turn_id: str, attempt: int, tool: str, calendar_id: str, event_i
                 base_version: str | None, post: Snapshot, post_event: Event | None) -> dict[str, Any]:
     """`new_entry` and `completed_entry` of one write at once (`done`), the same texts: the
     event after is serialized once when the intent's event reads the same (an update worked
-    out before it was written)."""
+    out before it was written; most often its values are the event after's own, and then the
+    intent's contract is not even built: `Event.surely_same_contract`)."""
     after = post_event.to_contract() if post_event is not None else None
     after_text = dumps(after) if after is not None else None
     intent_text = None
     if intent is not None:
-        meant = intent.event.to_contract() if intent.event is not None else None
-        intent_text = intent.to_text(after_text if meant is not None and meant == after
-                                     else dumps(meant) if meant is not None else None)
+        meant_event = intent.event
+        if meant_event is not None and post_event is not None and \
+                meant_event.surely_same_contract(post_event):
+            intent_text = intent.to_text(after_text)
+        else:
+            meant = meant_event.to_contract() if meant_event is not None else None
+            intent_text = intent.to_text(after_text if meant is not None and meant == after
+                                         else dumps(meant) if meant is not None else None)
     return {"turn_id": turn_id, "attempt": attempt, "tool": tool, "calendar_id": calendar_id,
             "event_id": event_id, "pre": snapshot_text(pre), "pre_event": event_text(pre_event),
             "intent": intent_text, "base_version": base_version, "created_at": _now(),

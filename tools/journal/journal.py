@@ -32,7 +32,7 @@ from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any, Literal, cast
 
-from sqlalchemy import ARRAY, Integer, any_, bindparam, func, insert, or_, select, update
+from sqlalchemy import ARRAY, Integer, any_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import configure_mappers
 from sqlalchemy.sql import ColumnElement, Executable
@@ -71,6 +71,7 @@ from tools.journal.entries import (
     read_snapshot,
     whole_entry,
 )
+from tools.journal.entry_insert import insert_entries
 from tools.journal.turn_owner import Owner, current_owner, is_alive
 from tools.store.database import Store, is_postgresql
 from tools.store.json_text import dumps
@@ -102,7 +103,6 @@ def _now() -> datetime:
 
 
 _ENTRIES = JournalEntry.__table__  # type: ignore[attr-defined]
-_INSERT_ENTRIES = insert(_ENTRIES).returning(_ENTRIES.c.id, sort_by_parameter_order=True)
 _COMPLETE_ENTRY = update(_ENTRIES).where(_ENTRIES.c.id == bindparam("entry")).values(
     post=bindparam("b_post"), post_version=bindparam("b_post_version"),
     post_event=bindparam("b_post_event"), state=bindparam("b_state"))
@@ -395,7 +395,7 @@ class _Record:
         if self.rows:
             with self.journal.engine.begin() as conn:
                 self.journal.open_turn(self.turn_id, conn)
-                self.pending = list(conn.execute(_INSERT_ENTRIES, self.rows).scalars())
+                self.pending = insert_entries(conn, self.rows)
             self.ids += self.pending
         return False
 
@@ -404,9 +404,8 @@ class _Record:
         done = [completed_entry(post, event) for post, event in zip(posts, written, strict=True)]
         if within is not None:
             self.journal.open_turn(self.turn_id, within.conn)
-            self.ids += within.conn.execute(
-                _INSERT_ENTRIES, [{**row, **end} for row, end in zip(self.rows, done, strict=True)]
-            ).scalars()
+            self.ids += insert_entries(
+                within.conn, [{**row, **end} for row, end in zip(self.rows, done, strict=True)])
             return
         finished, self.pending = self.pending[:len(done)], self.pending[len(done):]
         if finished:
@@ -430,11 +429,11 @@ class _Record:
             return
         if within.store is self.journal.store:
             self.journal.open_turn(self.turn_id, within.conn)
-            self.ids += within.conn.execute(_INSERT_ENTRIES, rows).scalars()
+            self.ids += insert_entries(within.conn, rows)
             return
         with self.journal.engine.begin() as conn:
             self.journal.open_turn(self.turn_id, conn)
-            self.pending = list(conn.execute(_INSERT_ENTRIES, rows).scalars())
+            self.pending = insert_entries(conn, rows)
         self.ids += self.pending
 
 
@@ -627,7 +626,7 @@ class Journal:
         if not rows:
             return []
         with self.engine.begin() as conn:
-            return list(conn.execute(_INSERT_ENTRIES, rows).scalars())
+            return insert_entries(conn, rows)
 
     def complete_many(self, calendar_id: str, entry_ids: list[int],
                       written: list[Event]) -> None:

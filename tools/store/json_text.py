@@ -43,11 +43,21 @@ dumps: Callable[[Any], str] = _one_encoder()
 
 
 _DECODER = json.JSONDecoder()
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def loads(text: Any) -> Any:
     """`json.loads(text)`: for a `str` without a byte-order mark, the very decoder `json.loads`
-    hands it to; anything else through `json.loads` itself (its errors, word for word)."""
+    hands it to; anything else through `json.loads` itself (its errors, word for word). A text
+    that is one value from its first character to its last (what `dumps` writes) is read by
+    the decoder's scanner directly, without `decode`'s two whitespace matches around it; any
+    other (spaces around it, more after it, not JSON) goes through `decode`, as before."""
     if type(text) is not str or text.startswith("\ufeff"):
         return json.loads(text)
+    try:
+        value, end = _SCAN(text, 0)
+    except (StopIteration, ValueError):
+        return _DECODER.decode(text)  # its error, word for word
+    if end == len(text):
+        return value
     return _DECODER.decode(text)
