@@ -255,10 +255,13 @@ _SELECT_ROW = select(events_table).where(_PK)
 # The ids as one value, so the statement is the same whatever their number: an IN list of
 # fifty bound values is expanded into a statement of its own on every call (SQLAlchemy renders
 # it anew; psycopg caches no statement of more than fifty parameters, the server plans it
-# again). On PostgreSQL one array (`id = ANY(:b_ids)`), on SQLite one JSON array read by
-# `json_each` (the rows still found through the primary key).
-_SELECT_ROWS_ANY = select(events_table).where(_E.calendar_id == bindparam("b_cal"),
-                                              _E.id == any_(bindparam("b_ids", type_=ARRAY(String))))
+# again). On PostgreSQL one array, its ids joined to the rows (`unnest`), on SQLite one JSON
+# array read by `json_each`, the rows found through the primary key either way. (PostgreSQL
+# plans `id = ANY(:b_ids)` of a thousand ids, the series a month listing reads at 100,000
+# events, as a scan of the whole table: 12 ms; the join, as a thousand key look-ups: 4 ms.)
+_WANTED_IDS = func.unnest(bindparam("b_ids", type_=ARRAY(String))).table_valued("id").render_derived(name="wanted")
+_SELECT_ROWS_ANY = select(events_table).select_from(_WANTED_IDS.join(
+    events_table, and_(_E.calendar_id == bindparam("b_cal"), _E.id == _WANTED_IDS.c.id)))
 _SELECT_ROWS_EACH = select(events_table).where(_E.calendar_id == bindparam("b_cal"), _E.id.in_(
     select(func.json_each(bindparam("b_ids_json")).table_valued("value").c.value)))
 _SELECT_LIVE = select(_E.id).where(_E.calendar_id == bindparam("b_cal"), _E.status == "confirmed",
@@ -366,6 +369,10 @@ def _rule_of(row: Any) -> tuple[Any, ...]:
 
 _LIST_EXCEPTIONS = select(_E.id).where(_E.calendar_id == bindparam("b_cal"),
                                        _E.recurring_event_id.in_(bindparam("b_ids", expanding=True)))
+_LIST_EXCEPTIONS_ANY = select(_E.id).where(
+    _E.calendar_id == bindparam("b_cal"), _E.recurring_event_id == any_(bindparam("b_ids", type_=ARRAY(String))))
+"""`_LIST_EXCEPTIONS` on PostgreSQL: the series' ids as one array, not a statement of a
+thousand parameters rendered, sent and planned anew (3.5 ms at 100,000 events)."""
 
 
 def _pk(calendar_id: str, event_id: str) -> dict[str, str]:
@@ -694,7 +701,7 @@ class LocalBackend(CalendarBackend):
             self._listing.skipped = skipped
             exceptions: set[str] = set()
             if expanded:
-                exceptions = set(conn.execute(_LIST_EXCEPTIONS, {
+                exceptions = set(conn.execute(_LIST_EXCEPTIONS_ANY if self.store.is_postgresql else _LIST_EXCEPTIONS, {
                     "b_cal": calendar_id, "b_ids": [m for m, _ in expanded]}).scalars())
         orphans = {e.recurring_event_id for e in events if e.recurring_event_id}
         if orphans:
