@@ -30,8 +30,8 @@ class InstantSlot:
     reading: str
 
     def holds(self, value: datetime) -> bool:
-        if self.end is not None:
-            return self.start - SLACK <= value <= self.end + SLACK
+        if self.end is not None:  # the window's end is the next part's start (CONTRACT 4:
+            return self.start - SLACK <= value < self.end  # afternoon 12:00-17:00, evening 17:00-)
         return abs(value - self.start) <= SLACK
 
 
@@ -56,7 +56,7 @@ class TimeSlot:
         clock = value.astimezone(self.zone).time().replace(second=0, microsecond=0)
         if self.hi is None:
             return clock == self.lo.replace(second=0, microsecond=0)
-        return self.lo <= clock <= self.hi
+        return self.lo <= clock < self.hi
 
 
 @dataclass

@@ -103,7 +103,10 @@ def check_named_event(ctx: CheckContext) -> None:
         mentions = ctx.reading.mentions_of(key)
         if not mentions:
             continue
-        if any(m.certain and m.ref.best == key for m in mentions):
+        if any(m.certain and m.ref.best == key for m in mentions if not _written_place(ctx, write, m)):
+            continue
+        if all(_written_place(ctx, write, m) for m in mentions):
+            _named_by_its_new_place(ctx, write, key, mentions)
             continue
         certain_other = [m for m in mentions if m.certain and m.ref.best != key]
         if certain_other and len(mentions) == len(certain_other) and _only_other(ctx, certain_other, key):
@@ -114,6 +117,38 @@ def check_named_event(ctx: CheckContext) -> None:
             continue
         if not _day_picks(ctx, write, key, mentions):
             ctx.unsure(write, "more than one event fits the words")
+
+
+_PLACE_BEFORE_RE = re.compile(r"\b(?:at|to|in|@)\s+(?:the\s+)?$", re.I)
+
+
+def _written_place(ctx: CheckContext, write: WriteCall, mention: Mention) -> bool:
+    """The mention's words are the place this write puts the event at ("PTA meeting is at Home
+    Depot now" writing 'Home Depot, 1200 Commerce Blvd'): said after 'at', 'to' or 'in', and held
+    by the written place. They say where the event goes, not which event it is, whatever event
+    bears those words in its title ('Home Depot run')."""
+    place = write.written("location")
+    if not isinstance(place, str) or not place.strip():
+        return False
+    before = ctx.reading.text[:mention.ref.start]
+    return bool(_PLACE_BEFORE_RE.search(before)) and mention.ref.text.casefold() in place.casefold()
+
+
+def _named_by_its_new_place(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Mention]) -> None:
+    """The write's event is reached only by the words of the place it writes. When another
+    part of the message certainly names another event the attempt left alone, that event is the
+    one the place was said of: the write is on the wrong event (every reading puts the place on
+    the named one). Else nothing names the event: unsure."""
+    others = [m for m in ctx.reading.mentions if m.certain and m.ref.best and m.ref.best != key
+              and not _written_place(ctx, write, m)]
+    if others and _only_other(ctx, others, key):
+        best = others[0].ref.candidates[0]
+        ctx.error(write, "event_id",
+                  f"'{others[0].ref.text}' names '{best.title}' and '{mentions[0].ref.text}' is the place "
+                  f"it goes to; the call {_verb(write)} '{_title(ctx, write)}'", f"use the id of '{best.title}'",
+                  proof={"named": others[0].ref.text, "place": mentions[0].ref.text, "picked": best.title})
+        return
+    ctx.unsure(write, f"'{mentions[0].ref.text}' is the place the call writes, not a name of the event")
 
 
 def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Mention]) -> bool:

@@ -678,3 +678,40 @@ def test_a_part_of_the_day_after_a_date_is_a_window_not_its_first_hour() -> None
     assert not verdict.errors, verdict.findings
     wrong = judge(message, create(title="Xmas list call", start="2026-03-08T09:00:00", end="2026-03-08T10:00:00"))
     assert [f.type for f in wrong.errors] == ["time"]
+
+
+def test_a_part_of_the_day_ends_where_the_next_begins() -> None:
+    """CONTRACT 4: afternoon 12:00-17:00, evening 17:00-21:00. A free hour "Thursday afternoon"
+    written at 5 PM is in the evening, wholly outside what was asked; at 4 PM it is in it. An
+    evening errand at 9 PM is past the evening."""
+    message = "find me a free hour thursday afternoon for the pharmacy pickup"
+    inside = judge(message, create(title="Pharmacy pickup", start="2026-03-05T16:00:00", end="2026-03-05T17:00:00"))
+    assert not inside.errors, inside.findings
+    at_end = judge(message, create(title="Pharmacy pickup", start="2026-03-05T17:00:00", end="2026-03-05T18:00:00"))
+    assert [f.type for f in at_end.errors] == ["time"]
+    late = judge("add a grocery run friday evening", create(title="Grocery run", start="2026-03-06T21:00:00",
+                                                           end="2026-03-06T21:45:00"))
+    assert [f.type for f in late.errors] == ["time"]
+    early = judge("add a grocery run friday evening", create(title="Grocery run", start="2026-03-06T17:00:00",
+                                                            end="2026-03-06T17:45:00"))
+    assert not early.errors, early.findings
+
+
+def test_the_place_a_write_puts_an_event_at_does_not_name_the_event() -> None:
+    """"PTA meeting is at Home Depot now": 'Home Depot' is where the meeting goes. A write giving
+    that place to 'Home Depot run' changes the wrong event (every reading puts the place on the
+    meeting); given to the meeting it is right; "move it to Home Depot" names no event, so a
+    write on 'Home Depot run' there is unsure, not settled by the place's words."""
+    calendar = [ev("ev_pta", "PTA meeting", "2026-03-05T19:00:00-08:00", "2026-03-05T20:00:00-08:00"),
+                ev("ev_hd", "Home Depot run", "2026-03-07T10:00:00-08:00", "2026-03-07T11:00:00-08:00")]
+    place = "Home Depot, 1200 Commerce Blvd"
+    wrong = judge("PTA meeting is at Home Depot now", update("ev_hd", location=place), calendar=calendar)
+    assert [f.type for f in wrong.errors] == ["event_id"]
+    assert wrong.errors[0].proof is not None and wrong.errors[0].proof["picked"] == "PTA meeting"
+    right = judge("PTA meeting is at Home Depot now", update("ev_pta", location=place), calendar=calendar)
+    assert not right.errors, right.findings
+    vague = judge("move it to Home Depot", update("ev_hd", location=place), calendar=calendar)
+    assert not vague.errors and vague.llm_needed
+    own = judge("the Home Depot run is at the Home Depot on 5th now",
+                update("ev_hd", location="Home Depot, 5th St"), calendar=calendar)
+    assert not own.errors, own.findings
