@@ -78,7 +78,9 @@ FREE_TIME_RE = re.compile(
     r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"
     r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
     r"\bno\s+(?:clash|conflict|overlap)|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
-    r"(?:a\s+)?(?:time|slot|gap|spot)\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
+    r"(?:a\s+)?(?:time|slot|gap|spot)\b|"
+    r"\bfind\s+(?:me\s+|us\s+)?(?:an?\s+|one\s+)?(?:hour|half\s+(?:an\s+)?hour|(?:\d+|two|three)\s*"
+    r"(?:min|mins|minutes|h|hr|hrs|hours?))\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
     r"free\b|\bsomewhere\s+(?:free|it\s+fits)|"
     r"\ba\s+free\s+(?:\d+|half|an?|one|two|three|ten|fifteen|twenty|thirty|forty[-\s]?five|ninety)\b|"
     r"\bfree\s+(?:\d+\s*(?:min|mins|minutes|h|hr|hrs|hours?)\b|half\s+(?:an\s+)?hour)|"
@@ -124,9 +126,12 @@ SPAN_FROM_DAY_RE = re.compile(
 BOUND_RE = re.compile(
     r"(?<!half\s)(?<!quarter\s)(?<!twenty\s)(?<!ten\s)(?<!five\s)"
     r"\b(?:after|before|by|past|no\s+later\s+than|no\s+earlier\s+than)\s+(?:\d{1,2}(?::\d{2})?\s*"
-    r"(?:a\.?m\.?|p\.?m\.?|a|p)?|noon|midnight)\b(?!\s*(?:min|mins|minutes|h|hrs?|hours?|days?|weeks?)\b)", re.I)
-"""'any gap thurs after 3', 'be there by 5': a bound the start may lie anywhere beyond, which the
-policy does not read as a time (CONTRACT 4 has no such wording): the values it touches stay open."""
+    r"(?:a\.?m\.?|p\.?m\.?|a|p)?|noon|midnight|(?:the\s+)?(?:lunch(?:time)?|morning|afternoon|evening|tonight|night))"
+    r"\b(?!\s*(?:min|mins|minutes|h|hrs?|hours?|days?|weeks?)\b)", re.I)
+"""'any gap thurs after 3', 'be there by 5', 'after lunch tmrw': a bound the start may lie anywhere
+beyond, which the policy does not read as a time (CONTRACT 4 has no such wording; its parts of
+the day are windows a start falls in, and 'after lunch' is past that window): the values it
+touches stay open."""
 UNITLESS_SHIFT_RE = re.compile(
     r"\b(?:push|bump|shift|slide|nudge|move|pull)\w*\s+(?:(?!to\b|at\b|for\b|till\b|until\b|on\b|til\b)\w+\s+)?(?:(?:back|up|forward|"
     r"out|by)\s+)?\d{1,3}\b(?!\s*(?::\d|\.\d|[ap]\.?m\b|[ap]\b|min|m\b|h\b|hr|hour|o'?clock|st\b|nd\b|rd\b|th\b|"

@@ -715,3 +715,26 @@ def test_the_place_a_write_puts_an_event_at_does_not_name_the_event() -> None:
     own = judge("the Home Depot run is at the Home Depot on 5th now",
                 update("ev_hd", location="Home Depot, 5th St"), calendar=calendar)
     assert not own.errors, own.findings
+
+
+def test_after_a_part_of_the_day_is_a_bound_not_the_window() -> None:
+    """"after lunch tmrw": CONTRACT 4's lunch (11:30-13:30) is a window a start falls in; 'after
+    lunch' is past it, a wording the policy does not read. A start at 13:30 or later is never
+    called wrong for it (at most unsure); 'lunch tmrw' alone still holds the window."""
+    for start, end in (("2026-03-03T13:30:00", "2026-03-03T14:30:00"), ("2026-03-03T15:00:00", "2026-03-03T16:00:00")):
+        verdict = judge("after lunch tmrw take the dog to the vet",
+                        create(title="Take the dog to the vet", start=start, end=end))
+        assert not verdict.errors, (start, verdict.findings)
+    window = judge("lunch tmrw w dana", create(title="Lunch w Dana", start="2026-03-03T15:00:00",
+                                               end="2026-03-03T16:00:00"))
+    assert [f.type for f in window.errors] == ["time"]
+
+
+def test_find_me_an_hour_asks_for_a_free_one() -> None:
+    """"find me an hour thursday afternoon for ...": a free hour is asked, so an overlap is an
+    error (a conflict), not a warning."""
+    message = "find me an hour thursday afternoon for the call w the bank"
+    clash = judge(message, create(title="Call w the bank", start="2026-03-05T16:30:00", end="2026-03-05T17:30:00"))
+    assert [f.type for f in clash.errors] == ["conflict"]
+    free = judge(message, create(title="Call w the bank", start="2026-03-05T13:00:00", end="2026-03-05T14:00:00"))
+    assert not free.errors, free.findings
