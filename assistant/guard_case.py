@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -124,24 +124,34 @@ class BoundedWindow:
         for stored in stored_guests:
             guests.setdefault(tuple(json.loads(stored or "[]")), []).append(stored)
         reached = texts_reached(message, titled, places, guests)
-        listed, series = backend.list_window_series(
-            calendar_id, self.lo, self.hi, ids=sorted(named), titles=sorted(reached.titles),
-            places=sorted(reached.places), descriptions=sorted(reached.descriptions),
-            guests=sorted(s for g in reached.guests for s in guests[g]))
+        self._guest_texts = guests  # each guest list's stored texts (the store is asked by them)
+        # every series of the window with its occurrences, the found single events, then the
+        # named events and the series (the whole window but its single events not found)
+        listed, self._read = self._part(named, reached.titles, reached.places, reached.descriptions,
+                                        reached.guests)
         self._listed = listed  # the window's order, before pre-images (`near` keys it)
         self._listed_ids: set[str] = set()
         self._unlisted: list[Event] | None = None  # what was read beside the listing (`near`)
-        # every series of the window with its occurrences, the found single events, then the
-        # named events and the series (the whole window but its single events not found)
-        self._read = _with_pre_images(_with_extras(backend, calendar_id, {e.id: e for e in listed},
-                                                   named, known=series), self.before)
         kept = self._series_kept(message, named)
         self.calendar = {i: e for i, e in self._read.items()
                          if not (owner := _series_of(e)) or owner in kept}
         self._stored = WindowTexts(frozenset(titled), frozenset(places), frozenset(guests))
-        self._guest_texts = guests  # each guest list's stored texts (`holding` asks the store by them)
         self._texts: WindowTexts | None = None
         self._whole: list[Event] | None = None
+
+    def _part(self, ids: Iterable[str], titles: Iterable[str], places: Iterable[str],
+              descriptions: Iterable[str], guests: Iterable[tuple[str, ...]]
+              ) -> tuple[list[Event], dict[str, Event]]:
+        """The window's single events with these ids or stored texts (through its index), in the
+        window's order, and with them every series and its occurrences, the named events and
+        the attempt's pre-images, as the whole window holds them: what a check reads one by one."""
+        listed, series = self.backend.list_window_series(
+            self.calendar_id, self.lo, self.hi, ids=sorted(ids), titles=sorted(titles),
+            places=sorted(places), descriptions=sorted(descriptions),
+            guests=sorted(s for g in guests for s in self._guest_texts.get(g, ())))
+        read = _with_extras(self.backend, self.calendar_id, {e.id: e for e in listed}, self.named,
+                            known=series)
+        return listed, _with_pre_images(read, self.before)
 
     def _series_kept(self, message: str, named: set[str]) -> set[str]:
         """The series read one by one: those named (or an occurrence of them) and those whose
@@ -215,13 +225,7 @@ class BoundedWindow:
         events holding one, in its order (issue 25: a change the message does not ask for read
         all 2,000 events of a 100,000-event calendar's window for a few planted texts). The
         attempt's events are listed by id, so a pre-image holding one sits where it was."""
-        ordered = sorted(texts)
-        listed, series = self.backend.list_window_series(
-            self.calendar_id, self.lo, self.hi, ids=sorted(self.named | self.before.keys()),
-            titles=ordered, places=ordered, descriptions=ordered,
-            guests=sorted(s for g in guests for s in self._guest_texts.get(g, ())))
-        read = _with_pre_images(_with_extras(self.backend, self.calendar_id, {e.id: e for e in listed},
-                                             self.named, known=series), dict(self.before))
+        _, read = self._part(self.named | self.before.keys(), texts, texts, texts, guests)
         return [e for e in read.values() if holds_text(e, texts, guests)]
 
     def events(self) -> list[Event]:

@@ -318,7 +318,8 @@ def unread_date_words(ctx: CheckContext) -> list[str]:
         known = [e.title for e in ctx.case.whole_calendar()]  # a phrase may span two titles
     else:
         known = sorted(ctx.case.window_texts().titles)  # a word sits inside one title
-        if any(_may_span(w.casefold(), [t.casefold() for t in known + written]) for w in words):
+        folded = [t.casefold() for t in known + written]
+        if any(_may_span(w.casefold(), folded) for w in words):
             known = [e.title for e in ctx.case.whole_calendar()]  # then the window's order tells
     titles = " ".join(known + written).casefold()
     return [w for w in words if w.casefold() not in titles]

@@ -122,8 +122,8 @@ def _window_texts_planting(ctx: CheckContext, distinct: list[tuple[Untrusted, st
     texts: set[str] = set()
     guests: set[tuple[str, ...]] = set()
     for text, source in distinct:
-        copied = text.where.startswith("the title of") and len(title := text.text.casefold()) >= 4 \
-            and any(title in value for value in folded_values)
+        copied = text.where.startswith("the title of") and any(
+            _copied_into(text.text.casefold(), value) for value in folded_values)
         if copied or _planted([text], action, values) is not None:
             if isinstance(source, tuple):
                 guests.add(source)
@@ -257,7 +257,7 @@ def _planted(texts: list[Untrusted], action: Action, values: list[str]) -> Untru
                 return text
     titles = [t.text.casefold() for t in texts if t.where.startswith("the title of")]
     for value in values:
-        copied = [t for t in titles if len(t) >= 4 and t in _fold(value).casefold()]
+        copied = [t for t in titles if _copied_into(t, _fold(value).casefold())]
         if len(copied) >= 2:
             return Untrusted("the calendar's own events (their titles are copied into it)", ", ".join(copied))
         folded = _fold(value).casefold().strip()
@@ -267,6 +267,12 @@ def _planted(texts: list[Untrusted], action: Action, values: list[str]) -> Untru
             if folded in text.text.casefold() and text.text.casefold().strip() != folded:
                 return text  # the value is quoted from inside a longer planted text
     return None
+
+
+def _copied_into(title: str, value: str) -> bool:
+    """Whether a title (casefolded) is copied into a written value (folded, casefolded): titles
+    of fewer than four letters are everywhere and copy nothing."""
+    return len(title) >= 4 and title in value
 
 
 _IMPERATIVE_RE = re.compile(

@@ -103,9 +103,10 @@ def check_named_event(ctx: CheckContext) -> None:
         mentions = ctx.reading.mentions_of(key)
         if not mentions:
             continue
-        if any(m.certain and m.ref.best == key for m in mentions if not _written_place(ctx, write, m)):
+        naming = [m for m in mentions if not _written_place(ctx, write, m)]
+        if any(m.certain and m.ref.best == key for m in naming):
             continue
-        if all(_written_place(ctx, write, m) for m in mentions):
+        if not naming:
             _named_by_its_new_place(ctx, write, key, mentions)
             continue
         certain_other = [m for m in mentions if m.certain and m.ref.best != key]

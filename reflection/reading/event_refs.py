@@ -286,11 +286,15 @@ class WordFinder:
         self._by_stem = by_stem
         self._stems = sorted(by_stem)
         self._long_stems = [s for s in self._stems if len(s) >= 4]
-        self._similar: dict[str, tuple[str, ...]] = {}
-        self._values: dict[str, dict[str, float]] = {}
+        self._similar: dict[str, dict[str, float]] = {}
 
     def similar_words(self, said: str) -> tuple[str, ...]:
         """The vocabulary's words `word_similarity` scores above zero for `said`."""
+        return tuple(self.similarities(said))
+
+    def similarities(self, said: str) -> dict[str, float]:
+        """`similar_words` with each word's `word_similarity` to `said`, found once per said
+        word: scoring reads them for every run of the message."""
         found = self._similar.get(said)
         if found is not None:
             return found
@@ -305,19 +309,8 @@ class WordFinder:
                 if not self._stems[i].startswith(a):
                     break
                 stems.add(self._stems[i])
-        values = {w: value for st in stems for w in self._by_stem.get(st, ())
-                  if (value := word_similarity(said, w)) > 0}
-        words = tuple(values)
-        self._similar[said], self._values[said] = words, values
-        return words
-
-    def similarities(self, said: str) -> dict[str, float]:
-        """`similar_words` with each word's `word_similarity` to `said`, computed once: scoring
-        reads them for every run of the message."""
-        found = self._values.get(said)
-        if found is None:
-            self.similar_words(said)
-            found = self._values[said]
+        found = self._similar[said] = {w: value for st in stems for w in self._by_stem.get(st, ())
+                                       if (value := word_similarity(said, w)) > 0}
         return found
 
 
