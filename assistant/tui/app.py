@@ -221,10 +221,14 @@ class CalendarApp(App[int]):
         """A printable key typed while the conversation (or the agenda, or anything but a text
         field) has the focus goes to the input, at its cursor: the person meant to type, and a
         key that vanished would be lost words. Dialogs keep their own keys (a y or n there is an
-        answer), so only the chat screen does this."""
+        answer), so only the chat screen does this.
+
+        A key reaches the window only when no text field took it (an `Input` stops every
+        printable key it is given), so it is typed whatever has the focus by now: a fast
+        typist's next keys were sent to the conversation before the first one moved the focus,
+        and come up here after the input has it (asking whether the input is focused lost them:
+        "and fri" + "day" became "and frida")."""
         if not event.is_printable or not event.character or len(self.screen_stack) > 1:
-            return
-        if isinstance(self.focused, Input):
             return
         prompt = self.query_one("#prompt", Input)
         prompt.focus()

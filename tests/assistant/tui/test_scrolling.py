@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from fake_session import FakeSession, factory
 from test_tui import send, settle, visible_lines
+from textual import events
 from textual.widgets import Input
 
 from assistant.report import Attempt, TurnReport
@@ -111,3 +112,28 @@ async def test_keys_typed_while_the_conversation_has_focus_go_to_the_input(tmp_p
         await pilot.press("enter")
         await settle(pilot)
         assert [v.message for v in app.query(TurnView)] == ["move dinner at 7"]
+
+
+@pytest.mark.anyio
+async def test_keys_arriving_before_the_focus_reaches_the_input_are_not_lost(tmp_path: Path) -> None:
+    """A fast typist's keys are all queued to the conversation before the first one has moved
+    the focus to the input: each still comes back up to the window after the input has the
+    focus, and must be typed, not taken for one the input already had."""
+    app = window(tmp_path, "first answer")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        prompt = app.query_one("#prompt", Input)
+        prompt.value = "and fri"
+        prompt.cursor_position = len(prompt.value)
+        app.conversation.focus()
+        await pilot.pause()
+        assert app.focused is app.conversation
+        app.conversation._forward_event(events.Key("d", "d"))
+        await pilot.pause()
+        assert app.focused is prompt  # the first key moved the focus
+        # the next two were sent to the conversation before it moved; they come up after it
+        for key in "ay":
+            app.conversation._forward_event(events.Key(key, key))
+        await pilot.pause()
+        assert prompt.value == "and friday"
+        assert app.focused is prompt
