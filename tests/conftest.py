@@ -11,6 +11,7 @@ chosen with the environment variable HYPOTHESIS_PROFILE.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -28,7 +29,7 @@ from tools.backends.local import LocalBackend
 from tools.context import ToolContext, grant_all
 from tools.journal.journal import Journal
 from tools.locations import LocationService
-from tools.store.database import Store
+from tools.store.database import Store, StorePart
 
 # Hypothesis keeps its example database and caches in a temporary dir, never in the checkout
 # (it would otherwise write `.hypothesis/` into the working tree).
@@ -72,9 +73,29 @@ def on_backends(names: list[str]) -> list[Any]:
             for name in names]
 
 
+_TEMPLATES = Path(tempfile.mkdtemp(prefix="calendar-assistant-templates-"))
+
+
+def migrated_file(path: Path, part: StorePart) -> Path:
+    """`path`, a new SQLite file holding `part`'s tables at the newest revision: a copy of one
+    migrated once per session. Migrating a new file runs alembic (about 30 ms, its scripts
+    executed again each time), half of a journal property's example; the copy is the same
+    bytes. The migrations themselves are tested from empty and older stores in tests/store."""
+    template = _TEMPLATES / f"{part}.db"
+    if not template.exists():
+        made = _TEMPLATES / f"{part}.making.db"
+        with Store.sqlite(made) as store:
+            store.migrate(part)
+        os.replace(made, template)  # whole, or not there (the store closed: its WAL is merged)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, path)
+    os.chmod(path, 0o600)
+    return path
+
+
 def make_backend(name: str, tmp_path: Path) -> CalendarBackend:
     if name == "local":
-        return LocalBackend(tmp_path / "calendar.db", PERSON_TZ)
+        return LocalBackend(migrated_file(tmp_path / "calendar.db", "calendar"), PERSON_TZ)
     if name == "local-pg":  # a fresh schema on the session's PostgreSQL (skipped without one)
         from pg_support import fresh_store
 
@@ -137,7 +158,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calendar
 
 @pytest.fixture
 def local(tmp_path: Path) -> LocalBackend:
-    return LocalBackend(tmp_path / "calendar.db", PERSON_TZ)
+    return LocalBackend(migrated_file(tmp_path / "calendar.db", "calendar"), PERSON_TZ)
 
 
 def journal_for(backend: CalendarBackend, directory: Path) -> Journal:
@@ -146,7 +167,7 @@ def journal_for(backend: CalendarBackend, directory: Path) -> Journal:
     when its last reference goes; `journal` closes it at the end of the test)."""
     if isinstance(backend, LocalBackend) and backend.store.is_postgresql:
         return Journal(backend.store, backend)
-    return Journal(Store.sqlite(directory / "journal.db"), backend)
+    return Journal(Store.sqlite(migrated_file(directory / "journal.db", "state")), backend)
 
 
 @pytest.fixture

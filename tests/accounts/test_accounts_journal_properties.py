@@ -28,7 +28,7 @@ _spec.loader.exec_module(_properties)
 def _through_accounts(name: str, path: Path) -> CalendarBackend:
     """`conftest.make_backend`'s backend as the `work` account of two."""
     inner = conftest.make_backend(name, path)
-    home = LocalBackend(path / "home-account.db", PERSON_TZ)
+    home = LocalBackend(conftest.migrated_file(path / "home-account.db", "calendar"), PERSON_TZ)
     made = AccountsBackend([Account("home", home), Account("work", inner)],
                            default_calendar=f"work/{inner.primary_calendar_id()}")
     return made
