@@ -10,13 +10,13 @@ leaves the call unverified, so the reflection model looks at it.
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.request import single_days
+from reflection.reading.request import Phrase, single_days
 from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -234,6 +234,31 @@ def check_invited(ctx: CheckContext) -> None:
             ctx.unsure(write, "it invites an address the message does not give")
 
 
+def _one_day_short(phrases: list[Phrase], written: set[date]) -> tuple[str, date] | None:
+    """A range of days the message names ("next week", Monday to Sunday) that the all-day event
+    covers from its first day to the day before its last, and no reading it covers whole: the
+    exclusive end taken for the last day. Only an event of two days or more that starts on the
+    range's first day: one day inside a range ("dinner this weekend") is an event somewhere in
+    it, not the range cut short. (phrase, the day left out), or None."""
+    if len(written) < 2:
+        return None
+    found: tuple[str, date] | None = None
+    for phrase in phrases:
+        expr = phrase.expression
+        if expr is None or expr.kind != "range":
+            continue
+        for cand in expr.candidates:
+            if cand.end is None or isinstance(cand.end, datetime) or isinstance(cand.start, datetime):
+                continue
+            first, last = as_date(cand.start), as_date(cand.end)
+            days = {first + timedelta(days=i) for i in range((last - first).days + 1)}
+            if days == written:
+                return None  # a reading the event covers whole
+            if found is None and days - {last} == written:
+                found = (phrase.text, last)
+    return found
+
+
 def check_all_day_spans(ctx: CheckContext) -> None:
     """An all-day create's days against what was asked: 'a 3-day trip' is three days; a span
     reaching past every day the bound phrases can mean is an error."""
@@ -278,6 +303,15 @@ def check_all_day_spans(ctx: CheckContext) -> None:
             ctx.error(write, "date", f"the all-day event leaves out {left_out[0].isoformat()}, a day the message "
                       "names", "cover every day asked", binding.phrases[0].text,
                       proof={"days_named": sorted(d.isoformat() for d in named),
+                             "days_written": sorted(d.isoformat() for d in written)})
+            continue
+        short = _one_day_short(binding.phrases, written)
+        if short is not None:
+            said, last = short
+            ctx.error(write, "date", f"'{said}' runs to {last.isoformat()}; the all-day event stops the day "
+                      f"before (its end {end.isoformat()} is exclusive)",
+                      f"end it on {(last + timedelta(days=1)).isoformat()} (exclusive)", said,
+                      proof={"phrase": said, "last_day": last.isoformat(),
                              "days_written": sorted(d.isoformat() for d in written)})
             continue
         if not written <= allowed:

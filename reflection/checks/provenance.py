@@ -21,10 +21,12 @@ from functools import lru_cache
 from reflection.case import WindowTexts
 from reflection.checks.calendars import Whose
 from reflection.checks.context import CheckContext, WriteCall
+from reflection.checks.reminders import changes_reminders
 from reflection.reading.calendars import words_of
+from reflection.reading.reminders import SOME_RE as REMINDER_WORDS_RE
 from reflection.reading.request import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
 
-Action = str  # delete | rename | move | create | invite | describe
+Action = str  # delete | rename | move | create | invite | remind | describe | file
 
 _ACTION_WORDS: dict[Action, re.Pattern[str]] = {
     "delete": re.compile(r"\b(?:delete|remove|cancel|erase|clear|drop|wipe|scrap|get\s+rid|take\s+\w+\s+off|"
@@ -38,6 +40,8 @@ _ACTION_WORDS: dict[Action, re.Pattern[str]] = {
                        r"spost\w*|remarc\w*)|移動|変更|改到", re.I),
     "create": re.compile(r"\b(?:create|add|book|schedule|put|set\s+up|make\s+an?|send|forward|share|copy|"
                          r"export|post|erstell\w*|ajout\w*|cr[ée]\w*|agreg\w*)", re.I),
+    "remind": re.compile(r"\b(?:remind\w*|reminders?|alerts?|alarms?|notifications?|erinner\w*|rappel\w*|"
+                         r"recordatorio\w*|promemoria)", re.I),
     "invite": re.compile(r"\b(?:invite|add|include|cc|bcc|send|forward|share|copy|loop\s+in|einlad\w*|invit\w*)"
                          r"|@", re.I),
 }
@@ -196,6 +200,8 @@ def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str
         new = [str(a) for a in attendees if str(a).casefold() not in known]
         if new:
             acts.append(("invite", new))
+    if changes_reminders(ctx, write):
+        acts.append(("remind", []))
     if write.input.get("description"):
         acts.append(("describe", [str(write.input["description"])]))
     filed = _filed_elsewhere(ctx, write)
@@ -239,6 +245,8 @@ def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
             return all(v.casefold() in given for v in values)
         named = words_of(message)
         return all(v.casefold() in given or ctx.book.owner_named(v, named) for v in values)
+    if action == "remind":  # any reminder words: which reminder is the reminders check's
+        return ctx.reading.reminders is not None or bool(REMINDER_WORDS_RE.search(message))
     if action == "file":  # the person named a calendar (which one is the calendars check's)
         return bool(ctx.reading.calendars)
     return True  # a description written with an asked change is judged with that change
@@ -341,7 +349,7 @@ def check_provenance(ctx: CheckContext) -> None:
 def _words(action: Action) -> str:
     return {"delete": "remove an event", "rename": "rename an event", "move": "move an event",
             "create": "add an event", "invite": "invite anyone", "describe": "write that description",
-            "file": "put the event on that calendar"}.get(
+            "file": "put the event on that calendar", "remind": "change its reminders"}.get(
         action, action)
 
 

@@ -19,6 +19,9 @@ def check_reminders(ctx: CheckContext) -> None:
             if write.input.get("reminders"):
                 ctx.unsure(write, "the reminder asked is in words the policy does not read"
                            if SOME_RE.search(ctx.reading.text) else "it sets a reminder nobody asked for")
+            elif changes_reminders(ctx, write):  # cleared: an alert the person had is gone
+                ctx.unsure(write, "the reminder asked is in words the policy does not read"
+                           if SOME_RE.search(ctx.reading.text) else "it takes off a reminder nobody asked to remove")
         return
     carriers = _carriers(ctx)
     if len(carriers) != 1:
@@ -42,6 +45,23 @@ def check_reminders(ctx: CheckContext) -> None:
     ctx.error(write, "reminder", f"the person asked for {said}; the call sets {got}",
               "set the reminders to " + (", ".join(str(m) for m in asked) or "none") + " minutes before",
               None, proof={"reminders_asked": asked, "reminders_written": sorted(set(written))})
+
+
+def changes_reminders(ctx: CheckContext, write: WriteCall) -> bool:
+    """Whether the write gives the event other reminders than it had: a create that names some
+    (an empty list included: "none", not the calendar's default), an update whose list differs
+    from the event's own (one with none of its own, the calendar's default, counts as having
+    some only if the write names a list)."""
+    if write.kind not in ("create", "update") or write.failed:
+        return False
+    given = write.input.get("reminders")
+    if not isinstance(given, list):
+        return False
+    if write.kind == "create":
+        return True
+    event = ctx.event(write.event_id)
+    before = getattr(event, "reminders", None) if event is not None else None
+    return before is None or sorted(set(before)) != sorted({m for m in given if isinstance(m, int)})
 
 
 def _carriers(ctx: CheckContext) -> list[WriteCall]:
