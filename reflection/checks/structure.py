@@ -63,6 +63,14 @@ def check_unreferenced(ctx: CheckContext) -> None:
         key = ctx.series_key(write.event_id)
         if reading.may_name(key) or ctx.event(write.event_id) is None:
             continue
+        ruling = next((m for m in reading.mentions if m.certain and key in m.ruled_out), None)
+        if ruling is not None:  # its name fits, the day said with it does not
+            best, day = ruling.ref.candidates[0], ruling.ruled_out[key]
+            ctx.error(write, "event_id", f"'{ruling.ref.text}' on {day} is '{best.title}'; the call "
+                      f"{_verb(write)} '{_title(ctx, write)}', which is not on {day}",
+                      f"use the id of '{best.title}'", day,
+                      proof={"named": ruling.ref.text, "day": day, "meant": best.key, "written": key})
+            continue
         if evidence_for(key, reading.text, ctx.case.calendar, reading.owners) > 0:
             ctx.unsure(write, "the message may refer to this event")
             continue

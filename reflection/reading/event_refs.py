@@ -438,6 +438,8 @@ def _runs(text: str, tokens: list[Token], covered: list[tuple[int, int]]) -> lis
     for i, tok in enumerate(tokens):
         inside_date = any(a <= tok.start < b for a, b in covered)
         gap = text[last_end:tok.start]
+        if i and tokens[i - 1].text == "w" and gap.startswith("/"):
+            gap = gap[1:]  # "facetime w/ grandpa": w/ is "with", inside one name, not a list
         broken = bool(_SEPARATORS.search(gap)) or inside_date or tok.text in RUN_BREAKERS
         if _is_verb_use(tok, tokens[i + 1] if i + 1 < len(tokens) else None,
                         tokens[i - 1] if i else None):

@@ -213,6 +213,9 @@ class Mention:
     phrases: list[Phrase] = field(default_factory=list)
     lengths: list[Length] = field(default_factory=list)
     clause: tuple[int, int] = (0, 0)
+    ruled_out: dict[str, str] = field(default_factory=dict)
+    """Events its words also fit that a day said with them rules out ("the dentist on the
+    14th": the other dentist is on the 28th), by key, with that day's words."""
 
     @property
     def certain(self) -> bool:
@@ -631,6 +634,55 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
     return [swap.get(id(p), p) for p in phrases]
 
 
+_ON_DAY_BEFORE_RE = re.compile(r"^\s+(?:on|from)\s+$", re.I)
+_DESTINATION_BEFORE_RE = re.compile(r"(?:\b(?:to|till|until|onto)|->|\u2192)\s*$", re.I)
+
+
+def _days_naming_events(text: str, mentions: list[Mention], phrases: list[Phrase],
+                        calendar: list[Event], resolution: Resolution) -> list[Phrase]:
+    """"move the dentist on the 14th to the 21st": a day said right after an event's name with
+    "on" (or "from"), when the same request then says which day it goes to ("to the 21st"), is
+    the day the event is on now. It tells two events of the same name apart: of the mention's
+    events, the single ones on another day are not meant (an occurrence of a series may fall on
+    any day and stays). Without this both days were targets, and which dentist was meant
+    stayed open."""
+    tz = resolution.now.tzinfo
+    events = {e.id: e for e in calendar}
+    swap: dict[int, Phrase] = {}
+    for mention in mentions:
+        targets = sorted(mention.targets, key=lambda p: p.start_index)
+        for i, phrase in enumerate(targets):
+            if phrase.expression is None or phrase_kind(phrase) != "date" or \
+                    not _ON_DAY_BEFORE_RE.match(text[mention.ref.end:phrase.start_index]):
+                continue
+            if not any(phrase_kind(later) in ("date", "datetime") and _DESTINATION_BEFORE_RE.search(
+                    text[max(0, later.start_index - 8):later.start_index]) for later in targets[i + 1:]):
+                continue  # "on sat - move it to 4": the day is still where it goes, at 4
+            days = {c.start.date() if isinstance(c.start, datetime) else c.start
+                    for c in phrase.expression.candidates}
+            kept = []
+            for candidate in mention.ref.candidates:
+                event = events.get(candidate.key)
+                if event is None or event.recurrence or event.recurring_event_id:
+                    kept.append(candidate)  # a series, or an event we do not hold: left as it was
+                    continue
+                day = event.start.astimezone(tz).date() if isinstance(event.start, datetime) else event.start
+                if day in days:
+                    kept.append(candidate)
+            if not kept or len(kept) == len(mention.ref.candidates) and not any(
+                    c.key in events and not events[c.key].recurrence for c in kept):
+                continue  # no event of that name on that day: the words say something else
+            swap[id(phrase)] = replace(phrase, role="current")
+            mention.ruled_out.update({c.key: phrase.text for c in mention.ref.candidates if c not in kept})
+            mention.ref = replace(mention.ref, candidates=tuple(kept))
+            break
+    if not swap:
+        return phrases
+    for mention in mentions:
+        mention.phrases = [swap.get(id(p), p) for p in mention.phrases]
+    return [swap.get(id(p), p) for p in phrases]
+
+
 SAME_AMOUNT_RE = re.compile(r"\b(?:by\s+)?the\s+same\s+(?:amount|time\s+difference)\b|\bsame\s+amount\b", re.I)
 
 
@@ -697,6 +749,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]
     reminders = asked_minutes(text)
     phrases = _identifying_days(text, mentions, phrases, calendar, resolution, reminders)
+    phrases = _days_naming_events(text, mentions, phrases, calendar, resolution)
     _same_amount(text, mentions, phrases)
     return RequestReading(
         text=text, resolution=resolution, mentions=mentions, unmatched=unmatched, phrases=phrases,
