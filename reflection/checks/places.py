@@ -21,7 +21,14 @@ HOME_PHRASE_RE = re.compile(
 KNOWN_HOME_BUSINESSES = re.compile(
     r"\bhome\s*(?:depot|goods|sense|wood(?:\s+suites)?|stead|store|base|bargains|hardware|"
     r"improvement|team|made|2\s*suites|away)\b|\bhomewood\b|\bhomegoods\b|\bhomesense\b|"
-    r"\bhomestead\b", re.I)
+    r"\bhomestead\b|"
+    # a name typed in lower case that starts with "home" and ends in what the place is ("home
+    # sweet home bakery", "home plate diner"): a word or more between, none a sentence's ("from
+    # home, coffee with sam" and "work from home coffee chat" are not one)
+    r"\bhome(?:\s+(?!(?:for|on|at|by|to|from|with|and|or|the|this|next|tomorrow|tonight|today)\b)"
+    r"[a-z'&]+){1,3}\s+(?:bakery|bakeshop|cafe|caf\u00e9|coffee|diner|pizza|pizzeria|restaurant|bistro|"
+    r"grill|pub|tavern|shop|salon|spa|clinic|market|hotel|inn|suites|gym|fitness|studio|deli|"
+    r"kitchen|bagels?|donuts?|nursery|furniture|supply|supplies|cleaners|florist|boutique)\b", re.I)
 # A name in Title Case that holds "Home" next to another capitalised word: "Home Sweet Home Bakery"
 TITLED_HOME_NAME = re.compile(r"\b(?:[A-Z][\w'&-]*\s+)*Home(?:\s+[A-Z][\w'&-]*)+|\b(?:[A-Z][\w'&-]*\s+)+Home\b")
 _HOME_WORD_RE = re.compile(r"\bhome|\bhouse\b|\bplace\b|\bours\b", re.I)
@@ -108,7 +115,9 @@ def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str
     saved = _saved(ctx, location)
     if saved is not None and normalize_place(saved).split("'")[0] in normalize_place(ctx.reading.text):
         return
-    named = _other_place_named(ctx.reading.text, home)
+    if _kept_place(ctx, write, location):
+        return
+    named = _other_place_named(ctx.reading.text, home) or _street_address_named(ctx.reading.text, home)
     if written_home and named is not None and not home_words:
         ctx.error(write, "location", f"the person named the place '{named}'; the call writes the home address "
                   f"({location})", f"look up '{named}' and use its address", named,
@@ -149,6 +158,53 @@ def _other_place_named(text: str, home: str | None) -> str | None:
         if not first or (home_norm and first[0] in home_norm):
             continue
         return place
+    return None
+
+
+SAME_PLACE_RE = re.compile(r"\b(?:the\s+)?same\s+(?:place|location|spot|venue|address)\b(?!\s+as\b)", re.I)
+_NOT_SAME_RE = re.compile(r"\bnot\s+(?:at\s+)?(?:the\s+)?same\s+(?:place|location|spot|venue|address)\b", re.I)
+
+
+def _kept_place(ctx: CheckContext, write: WriteCall, location: str) -> bool:
+    """"move it to saturday 10am, same place": the event's place stays what it is. A change
+    that writes another place is an error; one that writes the same place again is right (True:
+    judged here). "same place as soccer" names another event's place and is left to the rest."""
+    text = ctx.reading.text
+    if write.kind != "update" or not SAME_PLACE_RE.search(text) or _NOT_SAME_RE.search(text):
+        return False
+    event = ctx.event(write.event_id)
+    if event is None or not event.location:
+        return False
+    now, written = normalize_place(event.location), normalize_place(location)
+    if written == now:
+        return True
+    if set(re.findall(r"[a-z0-9]{3,}", now.split(",")[0])) & set(re.findall(r"[a-z0-9]{3,}", written.split(",")[0])):
+        return False  # "same place, room 204": the same place said more fully is not proven another
+    # (only the first part of each is compared, the name or the street: two addresses in one
+    # town share the town's name and its postcode)
+    said = SAME_PLACE_RE.search(text)
+    assert said is not None
+    ctx.error(write, "location", f"the person said '{said.group(0)}' (where it is now: {event.location}); "
+              f"the call writes '{location}'", f"keep the location {event.location}", said.group(0),
+              proof={"phrase": said.group(0), "kept": event.location, "written": location})
+    return True
+
+
+STREET_ADDRESS_RE = re.compile(
+    r"\b(?P<address>\d{1,5}[a-z]?\s+(?:[a-z][a-z'.-]*\s+){1,3}(?:road|rd|street|st|avenue|ave|lane|ln|drive|dr|"
+    r"way|boulevard|blvd|court|ct|place|pl|terrace|close|crescent|parkway|pkwy|highway|hwy|square|sq|"
+    r"strasse|stra\u00dfe|str|weg|gasse|platz|allee))\b\.?", re.I)
+
+
+def _street_address_named(text: str, home: str | None) -> str | None:
+    """"oscar's party at 22 oak road": a street address the message gives (a number, a street
+    name and its kind) that is not the home address (its number or its street's name differ)."""
+    home_words = set(re.findall(r"[a-z0-9]+", normalize_place(home or "")))
+    for match in STREET_ADDRESS_RE.finditer(text):
+        address = match["address"]
+        words = re.findall(r"[a-z0-9]+", normalize_place(address))
+        if not words or not set(words[:-1]) <= home_words:
+            return address
     return None
 
 
