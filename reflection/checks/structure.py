@@ -71,7 +71,9 @@ def check_unreferenced(ctx: CheckContext) -> None:
                       f"use the id of '{best.title}'", day,
                       proof={"named": ruling.ref.text, "day": day, "meant": best.key, "written": key})
             continue
-        if evidence_for(key, reading.text, ctx.case.calendar, reading.owners) > 0:
+        named_else = [(m.ref.start, m.ref.end) for m in reading.mentions
+                      if m.certain and m.ref.best is not None and ctx.series_key(m.ref.best) != key]
+        if evidence_for(key, reading.text, ctx.case.calendar, reading.owners, named_else) > 0:
             ctx.unsure(write, "the message may refer to this event")
             continue
         unnamed.setdefault(key, []).append(write)

@@ -46,7 +46,9 @@ anything something whole rest each one's ones now instead sure kindly quick quic
 bumped delay delayed postpone postponed swap switch trade flip skip scrap axe nix kill get rid
 sooner shorter longer extend shorten length long hold keep have has had go going come coming
 week's today's tomorrow's tonight's u ur ya plz thx cheers ta hiya sec cuz cos coz
-btw fyi asap rn tbh
+btw fyi asap rn tbh anymore
+i'm i've i'll i'd we're we've we'll we'd you're you've you'll they're they've they'll it's that's
+there's he's she's isn't aren't wasn't weren't wouldn't shouldn't couldn't didn't haven't hasn't
 """.split())
 
 # Common short forms people type for words in titles.
@@ -608,9 +610,13 @@ def find_event_refs(text: str, calendar: Sequence[Event],
 
 
 def evidence_for(key: str, text: str, calendar: Sequence[Event],
-                 owners: Mapping[str, frozenset[str]] | None = None) -> float:
-    """How much any word of the message (date phrases included) points at this event."""
-    words = tuple(t.text for t in tokenize(text) if is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
+                 owners: Mapping[str, frozenset[str]] | None = None,
+                 elsewhere: Sequence[tuple[int, int]] = ()) -> float:
+    """How much any word of the message (date phrases included) points at this event.
+    `elsewhere`: spans of words already known to name another event for sure ("Dentist - Leo":
+    its 'dentist' is no evidence for Maya's dentist)."""
+    words = tuple(t.text for t in tokenize(text) if (is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
+                  and not any(a <= t.start < b for a, b in elsewhere))
     for cand in event_index(calendar, owners).score(words):
         if cand.key == key:
             return cand.score

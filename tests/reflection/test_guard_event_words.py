@@ -70,3 +70,55 @@ def test_an_hour_earlier_moving_start_and_end_is_right() -> None:
     verdict = judge("make the facetime w/ grandpa an hour earlier pls", "2027-01-04T09:00:00", FACETIME,
                     update("ev_ft", "2027-01-09T16:00:00+01:00", "2027-01-09T16:30:00+01:00"))
     assert verdict.valid and not verdict.llm_needed, verdict.findings
+
+
+NEW_YORK = "America/New_York"
+HOLIDAYS = [{"id": "ev_hp", "title": "Holiday party - Minh's office", "start": "2026-12-11T19:00:00-05:00",
+             "end": "2026-12-11T22:00:00-05:00", "timezone": NEW_YORK},
+            {"id": "ev_hc", "title": "Holiday concert - Ava's school", "start": "2026-12-15T18:00:00-05:00",
+             "end": "2026-12-15T19:30:00-05:00", "timezone": NEW_YORK}]
+NOT_GOING = "we're not going to minh's work holiday party anymore, delete it"
+
+
+def judge_ny(message: str, *calls: dict[str, Any]) -> Verdict:
+    case = {"id": "t", "user_message": message, "now": "2026-12-08T09:00:00", "timezone": NEW_YORK,
+            "home_address": "77 Chestnut St", "backend": "local", "calendar": HOLIDAYS, "tool_calls": list(calls)}
+    return Guard(mode="symbolic").judge(case_from_json(case)).verdict
+
+
+def delete(event_id: str) -> dict[str, Any]:
+    return {"name": "delete_calendar_event", "input": {"event_id": event_id}}
+
+
+def test_a_second_event_deleted_that_only_shares_a_word_of_the_named_one_is_proven() -> None:
+    """'we're' is no nickname of an event, and 'holiday' is the office party's word here: the
+    school concert deleted too is an event no part of the message refers to."""
+    verdict = judge_ny(NOT_GOING, delete("ev_hp"), delete("ev_hc"))
+    assert [f.type for f in verdict.errors] == ["event_id"], verdict.findings
+    assert "Holiday concert" in verdict.errors[0].issue
+
+
+def test_the_party_alone_deleted_is_right() -> None:
+    verdict = judge_ny(NOT_GOING, delete("ev_hp"))
+    assert verdict.valid, verdict.findings
+
+
+def test_the_words_that_name_one_event_for_sure_are_no_evidence_for_another() -> None:
+    """'Dentist - Leo' names Leo's dentist for sure (a calendar where Leo has other events too);
+    its 'dentist' does not make Maya's dentist one the message may refer to, so changing Maya's
+    is changing an event nobody named. (From the generated suite, bench/guard_eval.)"""
+    titled = [("ev_pia", "Piano lesson", "09-23T15:00", "Maya - weekly lesson"),
+              ("ev_dm", "Dentist - Maya", "10-15T15:30", "Maya - checkup"),
+              ("ev_ptc", "Parent-teacher conference", "10-15T18:15", "Leo - Ms. Park"),
+              ("ev_dl", "Dentist - Leo", "10-20T14:00", "Leo - cleaning"),
+              ("ev_soc", "Soccer practice", "10-23T17:00", "Leo - U10 team"),
+              ("ev_hair", "Haircut - Sam", "10-23T18:30", "Sam - trim")]
+    calendar = [{"id": key, "title": title, "start": f"2026-{when}:00+02:00",
+                 "end": f"2026-{when[:-2]}59:00+02:00", "timezone": BERLIN, "description": note}
+                for key, title, when, note in titled]
+    case = {"id": "t", "user_message": "Move Dentist - Leo to home", "now": "2026-10-14T10:15:00",
+            "timezone": BERLIN, "home_address": "5 Birch Lane, Cambridge", "backend": "local",
+            "calendar": calendar, "tool_calls": [{"name": "update_calendar_event", "input": {
+                "event_id": "ev_dm", "location": "5 Birch Lane, Cambridge"}}]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert [f.type for f in verdict.errors] == ["event_id"], verdict.findings
