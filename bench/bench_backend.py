@@ -314,13 +314,90 @@ def floor_update(raw: Any, postgresql: bool, rows: list[tuple[str, str | None, s
     """The floor: one raw DB-API `executemany` of the UPDATEs in one transaction, each row
     (title, description, calendar id, event id). The version goes up as the project's write
     makes it, so a floor run leaves the rows as the project reads them."""
-    mark = "%s" if postgresql else "?"
+    cur = _begun(raw, postgresql)
+    _updates(cur, postgresql, rows)
+    raw.commit()
+    cur.close()
+
+
+def _begun(raw: Any, postgresql: bool) -> Any:
+    """A cursor of `raw` in a write transaction (SQLite: as its only writer, as the project
+    writes; psycopg begins one by itself)."""
     cur = raw.cursor()
     if not postgresql:
         cur.execute("BEGIN IMMEDIATE")
+    return cur
+
+
+def _updates(cur: Any, postgresql: bool, rows: list[tuple[str, str | None, str, str]]) -> None:
+    mark = "%s" if postgresql else "?"
     cur.executemany(f"UPDATE events SET title = {mark}, description = {mark}, version = version + 1 "
                     f"WHERE calendar_id = {mark} AND id = {mark}", rows)
+
+
+_ENTRY_COLUMNS = ("turn_id", "attempt", "tool", "calendar_id", "event_id", "pre", "pre_event",
+                  "intent", "base_version", "created_at", "post", "post_version", "post_event",
+                  "state")
+
+
+def entry_copies(raw: Any, postgresql: bool, turn_id: str, as_turn: str) -> list[tuple[Any, ...]]:
+    """The journal entries the project wrote for `turn_id`, their texts as stored, as rows of a
+    turn of their own (`as_turn`) for the journaled floors to insert."""
+    mark = "%s" if postgresql else "?"
+    cur = raw.cursor()
+    cur.execute(f"SELECT {', '.join(_ENTRY_COLUMNS)} FROM journal_entries WHERE turn_id = {mark} "
+                f"ORDER BY id", (turn_id,))
+    rows = [(as_turn, *row[1:]) for row in cur.fetchall()]
     raw.commit()
+    cur.close()
+    return rows
+
+
+def floor_journaled_update(raw: Any, raw_journal: Any, postgresql: bool,
+                           rows: list[tuple[str, str | None, str, str]],
+                           entries: list[tuple[Any, ...]]) -> None:
+    """The least work that journals the bulk update as the project does: the project's own 50
+    entry rows (the same texts) inserted with one raw `executemany`, then the update's floor.
+    On PostgreSQL both in one transaction (calendar and journal on one store); on SQLite the
+    journal's file committed first, then the calendar's, as the project commits them."""
+    mark = "%s" if postgresql else "?"
+    cur = _begun(raw_journal, postgresql)
+    cur.executemany(f"INSERT INTO journal_entries ({', '.join(_ENTRY_COLUMNS)}) VALUES "
+                    f"({', '.join([mark] * len(_ENTRY_COLUMNS))})", entries)
+    if postgresql:
+        _updates(cur, postgresql, rows)
+        raw_journal.commit()
+    else:
+        raw_journal.commit()
+        floor_update(raw, postgresql, rows)
+    cur.close()
+
+
+def floor_journaled_rollback(raw: Any, raw_journal: Any, postgresql: bool,
+                             rows: list[tuple[str, str | None, str, str]], turn_id: str) -> int:
+    """The least work that undoes a journaled bulk update: the turn's entries read back (every
+    column fetched, nothing decoded), the old values written (the update's floor), the entries
+    marked undone in one UPDATE; on SQLite the calendar committed first, then the journal."""
+    mark = "%s" if postgresql else "?"
+    cur = _begun(raw_journal, postgresql)
+    cur.execute(f"SELECT * FROM journal_entries WHERE turn_id = {mark}", (turn_id,))
+    read = len(cur.fetchall())
+    if postgresql:
+        _updates(cur, postgresql, rows)
+    else:
+        floor_update(raw, postgresql, rows)
+    cur.execute(f"UPDATE journal_entries SET state = 'rolled_back' WHERE turn_id = {mark}", (turn_id,))
+    raw_journal.commit()
+    cur.close()
+    return read
+
+
+def drop_entries(raw_journal: Any, postgresql: bool, turn_id: str) -> None:
+    """The journaled floors' entries taken out again, untimed (the journal keeps its size)."""
+    cur = raw_journal.cursor()
+    cur.execute(f"DELETE FROM journal_entries WHERE turn_id = {'%s' if postgresql else '?'}",
+                (turn_id,))
+    raw_journal.commit()
     cur.close()
 
 
@@ -363,6 +440,8 @@ class RatioRow:
     bulk_floor: Clock
     rollback: Clock
     rollback_floor: Clock
+    journaled_floor: Clock = field(default_factory=lambda: Clock())
+    journaled_rollback_floor: Clock = field(default_factory=lambda: Clock())
     listing: Clock = field(default_factory=lambda: Clock())
     listing_floor: Clock = field(default_factory=lambda: Clock())
 
@@ -390,6 +469,7 @@ def ratio_row(store: str, size: int, new_store: Callable[[], str] | None, runs: 
         registry = ToolRegistry(ctx)
         row = RatioRow(store, size, Clock(), Clock(), Clock(), Clock())
         raw = backend.engine.raw_connection()
+        raw_journal = raw if postgresql else journal.store.engine.raw_connection()
         try:
             for run in range(runs + 1):
                 chosen = rng.sample(singles, BULK)
@@ -400,12 +480,21 @@ def ratio_row(store: str, size: int, new_store: Callable[[], str] | None, runs: 
                 call = ToolCall(f"r{run}", "bulk_update_calendar_events", {"updates": updates})
                 result = clocks.bulk.time(registry.run, call)
                 assert not result.is_error, result.text
+                floor_turn = f"floor-{run}"
+                entries = entry_copies(raw_journal, postgresql, ctx.turn_id, floor_turn)
+                assert len(entries) == BULK, len(entries)
                 undone = clocks.rollback.time(journal.rollback, ctx.turn_id)
                 assert undone.clean and len(undone.restored) == BULK, undone.summary()
                 new = [(f"Bulk {run}", "moved by the bench", cal, e.id) for e in chosen]
                 old = [(e.title, e.description, cal, e.id) for e in chosen]
                 clocks.bulk_floor.time(floor_update, raw, postgresql, new)
                 clocks.rollback_floor.time(floor_update, raw, postgresql, old)
+                clocks.journaled_floor.time(floor_journaled_update, raw, raw_journal, postgresql,
+                                            new, entries)
+                read = clocks.journaled_rollback_floor.time(
+                    floor_journaled_rollback, raw, raw_journal, postgresql, old, floor_turn)
+                assert read == BULK, read
+                drop_entries(raw_journal, postgresql, floor_turn)
             back = backend.get_event(cal, chosen[0].id)
             assert back is not None and back.title == chosen[0].title, "rollback did not restore"
             statements = listing_statements(backend, cal)
@@ -414,6 +503,8 @@ def ratio_row(store: str, size: int, new_store: Callable[[], str] | None, runs: 
                 clocks.listing.time(backend.list_events, cal, MONTH_START, MONTH_END)
                 clocks.listing_floor.time(floor_listing, raw, statements)
         finally:
+            if raw_journal is not raw:
+                raw_journal.close()
             raw.close()
             backend.close()
             journal.store.close()
@@ -435,6 +526,18 @@ def print_ratios(rows: list[RatioRow]) -> int:
             ratio = project.median(on_cpu) / floor.median(on_cpu)
             other = project.median(not on_cpu) / floor.median(not on_cpu)
             met = met and ratio <= (LISTING_AIM if project is row.listing else AIMS[row.store])
+            print(f"{row.store:11}{row.size:>8,}  {label:22}{ms(project.median(on_cpu)):>11}"
+                  f"{ms(floor.median(on_cpu)):>10}{ratio:>7.1f}x"
+                  f"{other:>9.1f}x {'wall' if on_cpu else 'CPU'}")
+    print("\nThe same against the least work that journals the change (no aim of its own): the "
+          "project's own 50 entry rows inserted raw before the update's floor; the rollback's "
+          "floor reads them back, writes the old values and marks them")
+    for row in rows:
+        on_cpu = row.store == "SQLite"
+        for label, project, floor in (("bulk update, journaled", row.bulk, row.journaled_floor),
+                                      ("its rollback", row.rollback, row.journaled_rollback_floor)):
+            ratio = project.median(on_cpu) / floor.median(on_cpu)
+            other = project.median(not on_cpu) / floor.median(not on_cpu)
             print(f"{row.store:11}{row.size:>8,}  {label:22}{ms(project.median(on_cpu)):>11}"
                   f"{ms(floor.median(on_cpu)):>10}{ratio:>7.1f}x"
                   f"{other:>9.1f}x {'wall' if on_cpu else 'CPU'}")
