@@ -93,6 +93,66 @@ def check_unreferenced(ctx: CheckContext) -> None:
                       f"leave '{_title(ctx, write)}' as it was")
 
 
+THING_AT_TIME_RE = re.compile(
+    r"\bthe\s+(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>am|pm|a\.m\.|p\.m\.)?\s+"
+    r"(?:thing|one|appt|appointment|meeting|call|event|session|class|booking)\b", re.I)
+"""'the 3pm thing', 'the 10:30 meeting': an event named by the time it starts at now."""
+
+
+_CHOSEN_BEFORE_RE = re.compile(r"\b(?:to|for|into|onto|at|with|it|switch|pick|take|book|choose|want|prefer|"
+                               r"instead|make|add|or)\s*$", re.I)
+
+
+def _times_named(ctx: CheckContext) -> list[tuple[str, tuple[int, int]]]:
+    """Each 'the <time> thing' of the message that names an event it changes, with the (hour,
+    minute) it names: a clock time that is one (with am/pm, or a 24-hour time past 12), never
+    'the 3 thing'; not one it chooses or goes to ('switch to the 3pm one', 'book the 3pm class'),
+    and only when the message then says where the event goes (a target after it) or removes it."""
+    text = ctx.reading.text
+    out: list[tuple[str, tuple[int, int]]] = []
+    for match in THING_AT_TIME_RE.finditer(text):
+        if _CHOSEN_BEFORE_RE.search(text[max(0, match.start() - 12):match.start()]):
+            continue
+        if not DELETE_RE.search(text) and not any(
+                p.role == "target" and p.start_index >= match.end() for p in ctx.reading.phrases):
+            continue
+        hour, minute = int(match["hour"]), int(match["minute"] or 0)
+        half = (match["half"] or "").replace(".", "").casefold()
+        if minute > 59 or hour > 23 or (half and not 1 <= hour <= 12) or (not half and hour <= 12):
+            continue
+        if half:
+            hour = hour % 12 + (12 if half == "pm" else 0)
+        out.append((match.group(0), (hour, minute)))
+    return out
+
+
+def check_named_by_time(ctx: CheckContext) -> None:
+    """"the 3pm thing thursday -> 4:30pm": the event meant is the one that starts at 3 pm now.
+    A change or delete of a single timed event that starts at another time, when no other part
+    of the message names that event, is the wrong event. A series or an occurrence, an all-day
+    event, or an event the words also name is left to the other checks."""
+    named = _times_named(ctx)
+    if not named:
+        return
+    for write in ctx.writes:
+        if write.kind == "create" or write.failed or ctx.is_flagged(write):
+            continue
+        event = ctx.case.event(write.event_id)
+        if event is None or event.recurrence or event.recurring_event_id or not isinstance(event.start, datetime):
+            continue
+        if ctx.reading.may_name(ctx.series_key(write.event_id)):
+            continue
+        start = event.start.astimezone(ctx.tz)
+        if any((start.hour, start.minute) == time for _, time in named):
+            continue
+        said = named[0][0]
+        ctx.error(write, "event_id", f"'{said}' is an event at {named[0][1][0]:02d}:{named[0][1][1]:02d}; "
+                  f"the call {_verb(write)} '{event.title}', which starts at {start:%H:%M}",
+                  f"change the event that starts at {named[0][1][0]:02d}:{named[0][1][1]:02d}", said,
+                  proof={"named_by_time": [f"{h:02d}:{m:02d}" for _, (h, m) in named],
+                         "written_event_starts": f"{start:%H:%M}"})
+
+
 def _deletes_swapped(ctx: CheckContext, unnamed: dict[str, list[WriteCall]]) -> bool:
     """Every unnamed write is a delete, and as many deletes the message asks for by a certain
     name were not carried out: the attempt deleted the wrong events ("delete the school photo day

@@ -122,3 +122,51 @@ def test_the_words_that_name_one_event_for_sure_are_no_evidence_for_another() ->
                 "event_id": "ev_dm", "location": "5 Birch Lane, Cambridge"}}]}
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert [f.type for f in verdict.errors] == ["event_id"], verdict.findings
+
+
+LONDON = "Europe/London"
+THURSDAY = [{"id": "ev_phy", "title": "Physio - Rob", "start": "2026-12-17T15:00:00+00:00",
+             "end": "2026-12-17T15:45:00+00:00", "timezone": LONDON},
+            {"id": "ev_ins", "title": "Call w/ insurance", "start": "2026-12-17T11:00:00+00:00",
+             "end": "2026-12-17T11:30:00+00:00", "timezone": LONDON},
+            {"id": "ev_swim", "title": "Swim class", "start": "2026-12-18T17:00:00+00:00",
+             "end": "2026-12-18T18:00:00+00:00", "timezone": LONDON}]
+
+
+def judge_uk(message: str, event_id: str, start: str, end: str) -> Verdict:
+    case = {"id": "t", "user_message": message, "now": "2026-12-15T19:00:00", "timezone": LONDON,
+            "home_address": "14 Mill Lane", "backend": "local", "calendar": THURSDAY,
+            "tool_calls": [update(event_id, start, end)]}
+    return Guard(mode="symbolic").judge(case_from_json(case)).verdict
+
+
+def test_the_event_named_by_its_time_is_the_one_at_that_time() -> None:
+    wrong = judge_uk("the 3pm thing thursday -> 4:30pm pls", "ev_ins",
+                     "2026-12-17T16:30:00+00:00", "2026-12-17T17:00:00+00:00")
+    assert [f.type for f in wrong.errors] == ["event_id"], wrong.findings
+    assert "15:00" in wrong.errors[0].issue and "11:00" in wrong.errors[0].issue
+    right = judge_uk("the 3pm thing thursday -> 4:30pm pls", "ev_phy",
+                     "2026-12-17T16:30:00+00:00", "2026-12-17T17:15:00+00:00")
+    assert not [f for f in right.errors if f.type == "event_id"], right.findings
+
+
+def test_a_time_chosen_or_gone_to_names_no_event() -> None:
+    """'switch it to the 3pm one on friday', 'cancel it and book the 3pm one': the time is
+    where it goes or what is chosen, not which event is changed."""
+    verdict = judge_uk("switch it to the 3pm one on friday", "ev_swim",
+                       "2026-12-18T15:00:00+00:00", "2026-12-18T16:00:00+00:00")
+    assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
+    case = {"id": "t", "user_message": "cancel it and book the 3pm one instead", "now": "2026-12-15T19:00:00",
+            "timezone": LONDON, "home_address": "14 Mill Lane", "backend": "local", "calendar": THURSDAY,
+            "tool_calls": [{"name": "delete_calendar_event", "input": {"event_id": "ev_swim"}},
+                           {"name": "create_calendar_event", "input": {
+                               "title": "Swim class", "start": "2026-12-18T15:00:00+00:00",
+                               "end": "2026-12-18T16:00:00+00:00"}}]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
+
+
+def test_a_bare_hour_names_no_clock_time() -> None:
+    verdict = judge_uk("the 3 thing thursday -> 4:30pm pls", "ev_ins",
+                       "2026-12-17T16:30:00+00:00", "2026-12-17T17:00:00+00:00")
+    assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
