@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ def _snap(record: dict[str, Any] | None) -> Snapshot:
     return Snapshot("c", "e", record, None)
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=500, deadline=None)
 @given(_RECORDS, _RECORDS)
 def test_what_stripping_the_stamps_says(a: dict[str, Any] | None, b: dict[str, Any] | None) -> None:

@@ -101,6 +101,7 @@ def test_a_stopped_caldav_server_is_one_sentence_and_its_internals_go_to_the_log
     assert PASSWORD not in log
 
 
+@pytest.mark.slow  # waits out a client timeout
 def test_a_caldav_server_that_never_answers_is_a_timeout_in_words(silent_port: int) -> None:
     url = f"http://127.0.0.1:{silent_port}/dav/cal/"
     backend = CalDAVBackend(f"http://127.0.0.1:{silent_port}/dav/", USERNAME, PASSWORD, calendar=url,
@@ -167,6 +168,7 @@ def test_the_agenda_command_with_caldav_down_is_one_line(home: Path, capsys: pyt
     assert "NewConnectionError" in (home / LOG_NAME).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # waits out a client timeout
 # ----------------------------------------------------------------------------- Google
 def test_google_out_of_reach_and_too_slow_are_said_in_words(silent_port: int) -> None:
     down = GoogleBackend(None, api_endpoint=f"http://127.0.0.1:{closed_port()}/calendar/v3/", max_attempts=1)

@@ -16,9 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from assistant.scripted.fake_anthropic import FakeAnthropicServer
 from bench.live.cases import load_cases
 from bench.live.checks import end_state_problems
+
+pytestmark = pytest.mark.slow  # the installed command in a subprocess against the fake Anthropic server
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "bench" / "live" / "run.py"

@@ -25,6 +25,7 @@ def _series(rule: str, zone: str, first: datetime, minutes: int) -> Event:
                  timezone=zone, recurrence=(rule,))
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=150)
 @given(rule=st.sampled_from(RULES), zone=st.sampled_from(ZONES),
        first_day=st.integers(0, 700), hour=st.integers(0, 23), minutes=st.sampled_from([30, 90, 600]),

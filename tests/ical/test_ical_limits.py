@@ -149,6 +149,7 @@ OUTLOOK_ZONE = ["BEGIN:VTIMEZONE", "TZID:Eastern Standard Time",
                 "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3", "END:DAYLIGHT", "END:VTIMEZONE"]
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=60)
 @given(minutes=st.integers(0, 22 * 365 * 24 * 4).map(lambda q: q * 15), fold=st.sampled_from([0, 1]))
 def test_an_outlook_zone_reads_every_time_as_zoneinfo_does(minutes: int, fold: int) -> None:
@@ -183,6 +184,7 @@ def _zone_of(lines: list[str], last_year: int) -> Any:
     return read_zones([block], {block.tzid: last_year}, LIMITS)[block.tzid]
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=80)
 @given(month=st.integers(1, 12), nth=st.sampled_from([-1, 1, 2, 3, 4, -2]), weekday=st.sampled_from(
     ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]), start_year=st.integers(1601, 2020),

@@ -18,6 +18,7 @@ _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=5)
                        | st.dictionaries(st.text(), inner, max_size=5), max_leaves=30)
 
 
+@pytest.mark.slow  # a property test, 300 examples
 @settings(max_examples=300, deadline=None)
 @given(_VALUES)
 def test_the_same_text_as_json_dumps(value: Any) -> None:
@@ -45,6 +46,7 @@ def _same_reading(text: object) -> None:
     assert json.dumps(loads(text)) == json.dumps(expected)
 
 
+@pytest.mark.slow  # a property test, 300 examples
 @settings(max_examples=300, deadline=None)
 @given(_VALUES, st.sampled_from(["", " ", "\n", "x", "]", "\ufeff"]))
 def test_the_same_reading_as_json_loads(value: Any, noise: str) -> None:

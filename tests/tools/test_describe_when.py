@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ def _as_before(event: Event) -> str:
         f"{start:%a %Y-%m-%d %H:%M} to {end:%a %Y-%m-%d %H:%M}"
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=300, deadline=None)
 @given(day=st.dates(date(1, 1, 2), date(9999, 12, 1)), minutes=st.integers(0, 24 * 60 - 1),
        length=st.integers(0, 5 * 24 * 60), zone_name=st.sampled_from(ZONES),

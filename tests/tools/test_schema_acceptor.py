@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def _inputs(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     return name, args
 
 
+@pytest.mark.slow  # a property test
 @settings(max_examples=300)
 @given(_inputs())
 def test_the_compiled_check_accepts_exactly_what_jsonschema_accepts(case: tuple[str, dict[str, Any]]) -> None:

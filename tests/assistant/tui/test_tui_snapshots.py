@@ -28,6 +28,8 @@ from tools.calendar.events import Event, EventCard, event_from_contract, zone
 from tools.context import ToolCall, ToolResult
 from tools.journal.journal import RestoredEvent, RollbackReport
 
+pytestmark = pytest.mark.slow  # whole screens rendered to SVG and compared
+
 TZ = "America/Los_Angeles"
 NOW = datetime(2025, 10, 20, 8, 0, tzinfo=zone(TZ))
 SIZE = (120, 38)
