@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fake_session import FakeSession, factory
@@ -94,17 +95,23 @@ async def test_page_up_and_down_scroll_the_conversation_while_typing(tmp_path: P
         assert app.focused is prompt and prompt.value == "and fri"  # typing was not disturbed
 
 
+async def typed_then_conversation_focused(app: CalendarApp, pilot: Any, typed: str) -> Input:
+    """The input holding `typed` with its cursor at the end, and the focus on the conversation."""
+    await settle(pilot)
+    prompt = app.query_one("#prompt", Input)
+    prompt.value = typed
+    prompt.cursor_position = len(prompt.value)
+    app.conversation.focus()
+    await pilot.pause()
+    assert app.focused is app.conversation
+    return prompt
+
+
 @pytest.mark.anyio
 async def test_keys_typed_while_the_conversation_has_focus_go_to_the_input(tmp_path: Path) -> None:
     app = window(tmp_path, "first answer")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        prompt = app.query_one("#prompt", Input)
-        prompt.value = "move "
-        prompt.cursor_position = len(prompt.value)
-        app.conversation.focus()
-        await pilot.pause()
-        assert app.focused is app.conversation
+        prompt = await typed_then_conversation_focused(app, pilot, "move ")
         await pilot.press("d", "i", "n", "n", "e", "r", "space", "a", "t", "space", "7")
         await pilot.pause()
         assert prompt.value == "move dinner at 7"  # every key, none lost
@@ -121,13 +128,7 @@ async def test_keys_arriving_before_the_focus_reaches_the_input_are_not_lost(tmp
     focus, and must be typed, not taken for one the input already had."""
     app = window(tmp_path, "first answer")
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        prompt = app.query_one("#prompt", Input)
-        prompt.value = "and fri"
-        prompt.cursor_position = len(prompt.value)
-        app.conversation.focus()
-        await pilot.pause()
-        assert app.focused is app.conversation
+        prompt = await typed_then_conversation_focused(app, pilot, "and fri")
         app.conversation._forward_event(events.Key("d", "d"))
         await pilot.pause()
         assert app.focused is prompt  # the first key moved the focus
