@@ -234,6 +234,11 @@ def check_invited(ctx: CheckContext) -> None:
             ctx.unsure(write, "it invites an address the message does not give")
 
 
+def _days(first: date, last: date) -> set[date]:
+    """Every day from `first` to `last`, both included."""
+    return {first + timedelta(days=i) for i in range((last - first).days + 1)}
+
+
 def _one_day_short(phrases: list[Phrase], written: set[date]) -> tuple[str, date] | None:
     """A range of days the message names ("next week", Monday to Sunday) that the all-day event
     covers from its first day to the day before its last, and no reading it covers whole: the
@@ -250,8 +255,8 @@ def _one_day_short(phrases: list[Phrase], written: set[date]) -> tuple[str, date
         for cand in expr.candidates:
             if cand.end is None or isinstance(cand.end, datetime) or isinstance(cand.start, datetime):
                 continue
-            first, last = as_date(cand.start), as_date(cand.end)
-            days = {first + timedelta(days=i) for i in range((last - first).days + 1)}
+            last = as_date(cand.end)
+            days = _days(as_date(cand.start), last)
             if days == written:
                 return None  # a reading the event covers whole
             if found is None and days - {last} == written:
@@ -286,8 +291,7 @@ def check_all_day_spans(ctx: CheckContext) -> None:
             expr = phrase.expression
             for cand in expr.candidates if expr is not None else ():
                 first = as_date(cand.start)
-                last = as_date(cand.end) if cand.end is not None else first
-                allowed |= {first + timedelta(days=i) for i in range((last - first).days + 1)}
+                allowed |= _days(first, as_date(cand.end) if cand.end is not None else first)
         written = {start + timedelta(days=i) for i in range(days)}
         open_ended = re.search(r"\b(?:starting|from|beginning|begins?|leaving|till|until|through|thru)\b",
                                ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)

@@ -170,7 +170,8 @@ def _kept_place(ctx: CheckContext, write: WriteCall, location: str) -> bool:
     that writes another place is an error; one that writes the same place again is right (True:
     judged here). "same place as soccer" names another event's place and is left to the rest."""
     text = ctx.reading.text
-    if write.kind != "update" or not SAME_PLACE_RE.search(text) or _NOT_SAME_RE.search(text):
+    said = SAME_PLACE_RE.search(text)
+    if write.kind != "update" or said is None or _NOT_SAME_RE.search(text):
         return False
     event = ctx.event(write.event_id)
     if event is None or not event.location:
@@ -182,8 +183,6 @@ def _kept_place(ctx: CheckContext, write: WriteCall, location: str) -> bool:
         return False  # "same place, room 204": the same place said more fully is not proven another
     # (only the first part of each is compared, the name or the street: two addresses in one
     # town share the town's name and its postcode)
-    said = SAME_PLACE_RE.search(text)
-    assert said is not None
     ctx.error(write, "location", f"the person said '{said.group(0)}' (where it is now: {event.location}); "
               f"the call writes '{location}'", f"keep the location {event.location}", said.group(0),
               proof={"phrase": said.group(0), "kept": event.location, "written": location})

@@ -15,13 +15,13 @@ from reflection.reading.reminders import SOME_RE
 def check_reminders(ctx: CheckContext) -> None:
     asked = ctx.reading.reminders
     if asked is None:
+        unread = bool(SOME_RE.search(ctx.reading.text))
         for write in _carriers(ctx):
-            if write.input.get("reminders"):
-                ctx.unsure(write, "the reminder asked is in words the policy does not read"
-                           if SOME_RE.search(ctx.reading.text) else "it sets a reminder nobody asked for")
-            elif changes_reminders(ctx, write):  # cleared: an alert the person had is gone
-                ctx.unsure(write, "the reminder asked is in words the policy does not read"
-                           if SOME_RE.search(ctx.reading.text) else "it takes off a reminder nobody asked to remove")
+            sets = bool(write.input.get("reminders"))
+            if sets or changes_reminders(ctx, write):  # set, or cleared: an alert the person had is gone
+                ctx.unsure(write, "the reminder asked is in words the policy does not read" if unread
+                           else "it sets a reminder nobody asked for" if sets
+                           else "it takes off a reminder nobody asked to remove")
         return
     carriers = _carriers(ctx)
     if len(carriers) != 1:

@@ -57,22 +57,15 @@ def check_unreferenced(ctx: CheckContext) -> None:
                 ctx.unsure(write, "the message does not name this event")
         return
     unnamed: dict[str, list[WriteCall]] = {}
+    sure = [(m.ref.start, m.ref.end, ctx.series_key(m.ref.best)) for m in reading.mentions
+            if m.certain and m.ref.best is not None]  # each sure name's words and its event
     for write in ctx.writes:
         if write.kind == "create" or ctx.is_flagged(write):
             continue
         key = ctx.series_key(write.event_id)
         if reading.may_name(key) or ctx.event(write.event_id) is None:
             continue
-        ruling = next((m for m in reading.mentions if m.certain and key in m.ruled_out), None)
-        if ruling is not None:  # its name fits, the day said with it does not
-            best, day = ruling.ref.candidates[0], ruling.ruled_out[key]
-            ctx.error(write, "event_id", f"'{ruling.ref.text}' on {day} is '{best.title}'; the call "
-                      f"{_verb(write)} '{_title(ctx, write)}', which is not on {day}",
-                      f"use the id of '{best.title}'", day,
-                      proof={"named": ruling.ref.text, "day": day, "meant": best.key, "written": key})
-            continue
-        named_else = [(m.ref.start, m.ref.end) for m in reading.mentions
-                      if m.certain and m.ref.best is not None and ctx.series_key(m.ref.best) != key]
+        named_else = [(a, b) for a, b, named in sure if named != key]  # words spoken for
         if evidence_for(key, reading.text, ctx.case.calendar, reading.owners, named_else) > 0:
             ctx.unsure(write, "the message may refer to this event")
             continue
@@ -109,11 +102,12 @@ def _times_named(ctx: CheckContext) -> list[tuple[str, tuple[int, int]]]:
     'the 3 thing'; not one it chooses or goes to ('switch to the 3pm one', 'book the 3pm class'),
     and only when the message then says where the event goes (a target after it) or removes it."""
     text = ctx.reading.text
+    removes = bool(DELETE_RE.search(text))
     out: list[tuple[str, tuple[int, int]]] = []
     for match in THING_AT_TIME_RE.finditer(text):
         if _CHOSEN_BEFORE_RE.search(text[max(0, match.start() - 12):match.start()]):
             continue
-        if not DELETE_RE.search(text) and not any(
+        if not removes and not any(
                 p.role == "target" and p.start_index >= match.end() for p in ctx.reading.phrases):
             continue
         hour, minute = int(match["hour"]), int(match["minute"] or 0)
@@ -145,10 +139,10 @@ def check_named_by_time(ctx: CheckContext) -> None:
         start = event.start.astimezone(ctx.tz)
         if any((start.hour, start.minute) == time for _, time in named):
             continue
-        said = named[0][0]
-        ctx.error(write, "event_id", f"'{said}' is an event at {named[0][1][0]:02d}:{named[0][1][1]:02d}; "
+        said, (hour, minute) = named[0]
+        ctx.error(write, "event_id", f"'{said}' is an event at {hour:02d}:{minute:02d}; "
                   f"the call {_verb(write)} '{event.title}', which starts at {start:%H:%M}",
-                  f"change the event that starts at {named[0][1][0]:02d}:{named[0][1][1]:02d}", said,
+                  f"change the event that starts at {hour:02d}:{minute:02d}", said,
                   proof={"named_by_time": [f"{h:02d}:{m:02d}" for _, (h, m) in named],
                          "written_event_starts": f"{start:%H:%M}"})
 

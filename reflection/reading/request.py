@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
@@ -29,7 +29,7 @@ from reflection.reading.event_relative import (
     find_shifts_and_lengths,
 )
 from reflection.reading.reminders import asked_minutes
-from tools.calendar.events import Event
+from tools.calendar.events import Event, as_date
 
 Scope = Literal["occurrence", "following", "series", "unknown"]
 Role = Literal["target", "source", "negated", "current", "end"]
@@ -213,9 +213,6 @@ class Mention:
     phrases: list[Phrase] = field(default_factory=list)
     lengths: list[Length] = field(default_factory=list)
     clause: tuple[int, int] = (0, 0)
-    ruled_out: dict[str, str] = field(default_factory=dict)
-    """Events its words also fit that a day said with them rules out ("the dentist on the
-    14th": the other dentist is on the 28th), by key, with that day's words."""
 
     @property
     def certain(self) -> bool:
@@ -594,6 +591,24 @@ def single_days(phrases: list[Phrase]) -> set[date]:
     return out
 
 
+def _swapped(mentions: list[Mention], phrases: list[Phrase], swap: dict[int, Phrase]) -> list[Phrase]:
+    """The phrases (and each mention's) with those in `swap` (by id) replaced by their new role."""
+    if not swap:
+        return phrases
+    for mention in mentions:
+        mention.phrases = [swap.get(id(p), p) for p in mention.phrases]
+    return [swap.get(id(p), p) for p in phrases]
+
+
+def _local_day(value: date | datetime, tz: tzinfo | None) -> date:
+    """The day a start falls on in the household's zone (a date is its own day)."""
+    return as_date(value.astimezone(tz) if isinstance(value, datetime) else value)
+
+
+def _candidate_days(expr: Expression) -> set[date]:
+    return {as_date(c.start) for c in expr.candidates}
+
+
 def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase], calendar: list[Event],
                       resolution: Resolution, reminders: list[int] | None) -> list[Phrase]:
     """"push soccer tomorrow an hour later", "move friday's dinner 30 min earlier": a day said
@@ -617,21 +632,16 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
         event = events.get(mention.ref.best or "")
         if event is None:
             continue
-        day = event.start.astimezone(tz).date() if isinstance(event.start, datetime) else event.start
+        day = _local_day(event.start, tz)
         for phrase in mention.phrases:
             expr = phrase.expression
             before = text[max(0, phrase.start_index - 8):phrase.start_index]
             if phrase.role != "target" or expr is None or phrase_kind(phrase) != "date" or re.search(
                     r"(?:\b(?:to|till|until|for|onto)|->|\u2192)\s*$", before, re.I):
                 continue
-            days = {c.start.date() if isinstance(c.start, datetime) else c.start for c in expr.candidates}
-            if days == {day}:
+            if _candidate_days(expr) == {day}:
                 swap[id(phrase)] = replace(phrase, role="current")
-    if not swap:
-        return phrases
-    for mention in mentions:
-        mention.phrases = [swap.get(id(p), p) for p in mention.phrases]
-    return [swap.get(id(p), p) for p in phrases]
+    return _swapped(mentions, phrases, swap)
 
 
 _ON_DAY_BEFORE_RE = re.compile(r"^\s+(?:on|from)\s+$", re.I)
@@ -642,10 +652,10 @@ def _days_naming_events(text: str, mentions: list[Mention], phrases: list[Phrase
                         calendar: list[Event], resolution: Resolution) -> list[Phrase]:
     """"move the dentist on the 14th to the 21st": a day said right after an event's name with
     "on" (or "from"), when the same request then says which day it goes to ("to the 21st"), is
-    the day the event is on now. It tells two events of the same name apart: of the mention's
-    events, the single ones on another day are not meant (an occurrence of a series may fall on
-    any day and stays). Without this both days were targets, and which dentist was meant
-    stayed open."""
+    the day the event is on now, when one of the events the name fits is there (an occurrence of
+    a series may fall on any day). As a day the event is on, it tells two events of the same
+    name apart (`structure._day_picks`); as a second target it left which dentist was meant
+    open."""
     tz = resolution.now.tzinfo
     events = {e.id: e for e in calendar}
     swap: dict[int, Phrase] = {}
@@ -658,29 +668,21 @@ def _days_naming_events(text: str, mentions: list[Mention], phrases: list[Phrase
             if not any(phrase_kind(later) in ("date", "datetime") and _DESTINATION_BEFORE_RE.search(
                     text[max(0, later.start_index - 8):later.start_index]) for later in targets[i + 1:]):
                 continue  # "on sat - move it to 4": the day is still where it goes, at 4
-            days = {c.start.date() if isinstance(c.start, datetime) else c.start
-                    for c in phrase.expression.candidates}
+            days = _candidate_days(phrase.expression)
             kept = []
             for candidate in mention.ref.candidates:
                 event = events.get(candidate.key)
                 if event is None or event.recurrence or event.recurring_event_id:
                     kept.append(candidate)  # a series, or an event we do not hold: left as it was
                     continue
-                day = event.start.astimezone(tz).date() if isinstance(event.start, datetime) else event.start
-                if day in days:
+                if _local_day(event.start, tz) in days:
                     kept.append(candidate)
             if not kept or len(kept) == len(mention.ref.candidates) and not any(
                     c.key in events and not events[c.key].recurrence for c in kept):
                 continue  # no event of that name on that day: the words say something else
             swap[id(phrase)] = replace(phrase, role="current")
-            mention.ruled_out.update({c.key: phrase.text for c in mention.ref.candidates if c not in kept})
-            mention.ref = replace(mention.ref, candidates=tuple(kept))
             break
-    if not swap:
-        return phrases
-    for mention in mentions:
-        mention.phrases = [swap.get(id(p), p) for p in mention.phrases]
-    return [swap.get(id(p), p) for p in phrases]
+    return _swapped(mentions, phrases, swap)
 
 
 SAME_AMOUNT_RE = re.compile(r"\b(?:by\s+)?the\s+same\s+(?:amount|time\s+difference)\b|\bsame\s+amount\b", re.I)
