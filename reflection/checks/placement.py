@@ -27,6 +27,13 @@ RELATION_RE = re.compile(
     r"(?P<dir>before|after|ahead\s+of)\s+"
     r"(?P<what>it|that|this|him|her|his|hers|theirs|them|the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+['\u2019]s(?:\s+[a-z]+)?)"
     r"(?P<edge>\s+(?:ends?|finishes|is\s+over|is\s+done|wraps\s+up|starts?|begins?))?", re.I)
+SOON_RE = re.compile(
+    r"\b(?:(?P<close>as\s+soon\s+as|right\s+when|just\s+when|the\s+(?:minute|moment|second))|once)\s+"
+    r"(?P<what>it|that|this|the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+['\u2019]s(?:\s+[a-z]+)?)"
+    r"(?:['\u2019]s|\s+is|\s+gets|\s+has)?\s+(?:over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out)\b",
+    re.I)
+"""'as soon as it's over', 'once the game ends', 'the minute school lets out': after the other
+event's end ('as soon as', 'right when', 'the minute': right after it)."""
 PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"
                      r"where\s+it\s+is\s+now|currently)\b", re.I)
 DAY_UNIT_BEFORE_RE = re.compile(r"\b(day|night|week)\s*$", re.I)
@@ -68,6 +75,10 @@ def find_relations(text: str) -> list[Relation]:
         days = None if unit is None else (7 if unit[1].casefold() == "week" else 1) * (1 if after else -1)
         out.append(Relation(m.group(0), m.start(), after, bool(m["close"]), amount,
                             edge, (m.start("what"), m.end("what")), what in PRONOUNS, days))
+    for m in SOON_RE.finditer(text):
+        out.append(Relation(m.group(0), m.start(), True, bool(m["close"]), None, "end",
+                            (m.start("what"), m.end("what")), m["what"].casefold() in PRONOUNS))
+    out.sort(key=lambda r: r.start)
     return out
 
 

@@ -66,9 +66,9 @@ SYNONYMS = {
 # a match that leaves them out ("the haircut appointment" is "Haircut - Sam").
 GENERIC = frozenset("appointment appt appointments meeting session thing event booking reservation "
                     "slot class".split())
-RUN_BREAKERS = frozenset("and or then also plus & before after until till".split())
-"""Words between two names ("pharmacy pickup should be right after the doctor"): a run of words
-never names one event across them."""
+RUN_BREAKERS = frozenset("and or then also plus & before after until till once when soon".split())
+"""Words between two names ("pharmacy pickup should be right after the doctor", "the dinner as
+soon as the concert is over"): a run of words never names one event across them."""
 PLACING_WORDS = frozenset("right straight directly immediately should".split())
 FUZZY_MIN_RATIO = 84.0   # typo tolerance (rapidfuzz ratio, 0-100) for words of 4+ letters
 NEAR_TIE = 0.75          # a runner-up scoring this share of the best makes a reference uncertain

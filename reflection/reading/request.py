@@ -387,8 +387,9 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
     r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
     r"(?:the\s+)?[a-z]+"
-    r"|\b(?:as\s+soon\s+as|once|when|whenever)\s+(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
-    r"\s+(?:over|done|finished|ends|finishes|wraps\s+up|starts|begins)\b", re.I)
+    r"|\b(?:as\s+soon\s+as|once|when|whenever|the\s+(?:minute|moment|second))\s+"
+    r"(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
+    r"\s+(?:over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out|starts|begins)\b", re.I)
 """Where one event is placed relative to another ("put the dinner right after it", "move swim to
 when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
 (new or old) time, which code does not chain, so what it touches stays open."""

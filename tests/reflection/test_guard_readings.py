@@ -301,6 +301,28 @@ def test_an_event_placed_right_after_the_others_new_end_stands() -> None:
     assert verdict.valid
 
 
+@pytest.mark.parametrize("placing", ["so it starts as soon as it's over", "for the minute it ends",
+                                     "once the concert is done"])
+def test_as_soon_as_the_other_is_over_places_it_after_the_others_new_end(placing: str) -> None:
+    message = f"move the school concert 30 min earlier and move the family dinner {placing}"
+    concert = update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00")
+    right = judge(message, concert, update("ev_dinner", start="2026-03-06T18:30:00", end="2026-03-06T20:00:00"))
+    assert right.valid and not right.errors
+    wrong = judge(message, concert, update("ev_dinner", start="2026-03-06T18:00:00", end="2026-03-06T19:30:00"))
+    (error,) = wrong.errors
+    assert error.proof is not None and error.proof["relative_to"] == "School concert"
+
+
+def test_once_the_other_is_over_is_after_it_not_right_after_it() -> None:
+    message = "move the school concert 30 min earlier and move the family dinner to once it's over"
+    concert = update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00")
+    later = judge(message, concert, update("ev_dinner", start="2026-03-06T19:00:00", end="2026-03-06T20:30:00"))
+    assert not later.errors
+    close = judge("move the school concert 30 min earlier and move the family dinner to as soon as it's over",
+                  concert, update("ev_dinner", start="2026-03-06T19:00:00", end="2026-03-06T20:30:00"))
+    assert [e.proof["relation"] for e in close.errors if e.proof] == ["as soon as it's over"]
+
+
 def test_words_that_look_back_keep_the_others_old_time_a_reading() -> None:
     verdict = judge("move the school concert 30 min earlier and put the family dinner right after where "
                     "the concert used to end",
