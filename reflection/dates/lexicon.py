@@ -72,6 +72,24 @@ PARTS_OF_DAY: dict[str, tuple[int, int, str]] = {
     "lunch": (11 * 60 + 30, 13 * 60 + 30, "lunch"),
 }
 
+_GREETING_RE = re.compile(r"\bg(?:oo)?d\s+(?:morning|afternoon|evening|night|day)\b", re.I)
+_OPENS = re.compile(r"(?:^|[.!?,;:\-\u2014(]|\b(?:hi|hey|hello|and|oh|ok|okay|so))\s*$", re.I)
+_CLOSES = re.compile(r"\s*(?:[.!?,;:\-\u2014)]|$)")
+
+
+def greetings(text: str) -> list[tuple[int, int]]:
+    """The spans of 'good morning!', 'hi, good evening', 'gd night': a part of the day said as a
+    greeting, never a time. Only where a greeting stands, at the start or after a stop, or with
+    a stop after it: in 'is saturday good morning or evening?' the morning is a time."""
+    return [(m.start(), m.end()) for m in _GREETING_RE.finditer(text)
+            if _OPENS.search(text, 0, m.start()) or _CLOSES.match(text, m.end())]
+
+
+def in_greeting(text: str, index: int) -> bool:
+    """Whether the word at `index` of `text` is part of a greeting (`greetings`)."""
+    return any(a <= index < b for a, b in greetings(text))
+
+
 ZONES: dict[str, str] = {
     "eastern": "America/New_York", "et": "America/New_York", "est": "America/New_York",
     "edt": "America/New_York", "new york": "America/New_York", "boston": "America/New_York",

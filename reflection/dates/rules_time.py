@@ -19,6 +19,7 @@ from reflection.dates.lexicon import (
     ZONE_ALONE,
     ZONE_CITY,
     ZONES,
+    in_greeting,
     words_to_int,
 )
 from reflection.dates.rule import I, Rule, ap_of, rx
@@ -120,8 +121,11 @@ def _time_atom(start: int, end: int, t: ClockTime | None, prio: int, weak: bool 
 # ---------------------------------------------------------------- handlers
 
 def _part_of_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
-    """'this morning', 'tonight', 'in the evening', 'last night'."""
+    """'this morning', 'tonight', 'in the evening', 'last night'; not a greeting ('good morning!',
+    'good night'), which says when the person writes, not when anything happens."""
     pre = " ".join((m.group("pre") or "").lower().split())
+    if not pre and in_greeting(m.string, m.start("pod")):
+        return None
     pod = m.group("pod").lower().replace(" ", "")
     pod = {"tonite": "tonight", "lunchtime": "lunch"}.get(pod, pod)
     if pre == "last" and pod not in ("night", "evening"):

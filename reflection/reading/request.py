@@ -16,6 +16,7 @@ from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
+from reflection.dates.lexicon import greetings
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
@@ -486,6 +487,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
+    ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
         if any(a <= match.start() < b for a, b in spans + ruled_out):

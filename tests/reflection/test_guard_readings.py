@@ -323,6 +323,13 @@ def test_once_the_other_is_over_is_after_it_not_right_after_it() -> None:
     assert [e.proof["relation"] for e in close.errors if e.proof] == ["as soon as it's over"]
 
 
+@pytest.mark.parametrize("greeting", ["good morning! ", "hi, good evening - ", "gd night, "])
+def test_a_greeting_leaves_no_date_word_unread(greeting: str) -> None:
+    verdict = judge(f"{greeting}push the school concert back 30 min",
+                    update("ev_concert", start="2026-03-07T18:30:00", end="2026-03-07T19:30:00"))
+    assert [e.type for e in verdict.errors] == ["date"]
+
+
 def test_words_that_look_back_keep_the_others_old_time_a_reading() -> None:
     verdict = judge("move the school concert 30 min earlier and put the family dinner right after where "
                     "the concert used to end",

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reflection.dates.lexicon import WEEKDAY_NAMES
+from reflection.dates.lexicon import WEEKDAY_NAMES, greetings
 from reflection.dates.resolver import (
     Candidate,
     Expression,
@@ -707,3 +707,21 @@ def test_a_short_weekday_before_a_month_and_day_is_read_with_them(text: str) -> 
 def test_a_short_weekday_used_as_a_verb_is_not_read() -> None:
     [expression] = exprs("we sat down march 7")
     assert expression.span == "march 7"
+
+
+@pytest.mark.parametrize("text", ["good morning! quick one: move swim", "hi, good evening - can you add dinner",
+                                  "gd night, cancel piano", "ok so good afternoon"])
+def test_a_greeting_is_no_part_of_the_day(text):
+    assert exprs(text) == ()
+
+
+def test_good_before_a_part_of_the_day_is_a_greeting_only_where_a_greeting_stands():
+    assert greetings("good morning! quick one") == [(0, 12)]
+    assert greetings("can you move it, good night") == [(17, 27)]
+    assert greetings("is saturday good morning or evening?") == []
+    assert greetings("the good morning slot works") == []
+
+
+def test_a_greeting_does_not_set_the_part_of_the_day_of_a_time_after_it():
+    e = one("good evening, friday at 7 for dinner")
+    assert e.span == "friday at 7" and e.part_of_day is None
