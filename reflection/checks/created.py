@@ -73,7 +73,7 @@ def _people(ctx: CheckContext) -> set[str]:
 def _named_in(text: str) -> frozenset[str]:
     """The people a text names by a possessive ("Leo's"; cached: every check reads the whole
     window's titles again)."""
-    return frozenset(m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text))
+    return frozenset(m.group(1).casefold() for m in _POSSESSIVE_RE.finditer(text)) - _NOT_OWNERS
 
 
 @lru_cache(maxsize=1 << 14)
@@ -113,7 +113,8 @@ def check_created_titles(ctx: CheckContext) -> None:
                           f"leaves out {', '.join(repr(m) for m in missing)}", f"title it '{quoted}'", quoted,
                           proof={"title_given": quoted, "title_written": title, "missing": missing})
                 continue
-        proof = _other_person(ctx.reading.text, title, people)
+        proof = _other_person(ctx.reading.text, title, people | _named_in(title)) or \
+            _other_for_with(ctx.reading.text, title, people)
         if proof is not None:
             ctx.error(write, "other", f"the message asks for {proof['owner'].title()}'s {proof['thing']}; the "
                       f"call's title '{title}' names {proof['named'].title()} instead",
@@ -196,6 +197,66 @@ def _other_person(text: str, title: str, people: set[str]) -> dict[str, Any] | N
         others = [o for o in others if o not in before]
         if others:
             return {"owner": owner, "thing": " ".join(thing), "named": others[0], "title": title}
+    return None
+
+
+_FOR_WITH_RE = re.compile(r"\b((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)\s+(?:for|with)\s+(?:the\s+)?([^\W\d_]{2,})\b",
+                          re.UNICODE)
+"""'a haircut for Maya', 'a playdate with Jordan': the thing, and the person it is for or with."""
+_NOT_NAMES = frozenset("""mom mum mommy mummy mama ma dad daddy papa pa grandma grandpa nana gran granny grandad
+granddad grandmother grandfather nan pop aunt auntie uncle nanny sis bro family kids kid boys girls everyone
+everybody them him her us me you it this that all both today tonight tomorrow yesterday morning afternoon
+evening noon week weekend month year monday tuesday wednesday thursday friday saturday sunday january february
+march april may june july august september october november december""".split())
+"""Words after 'for'/'with' that are no one's name here: family roles (one person has several:
+'Nana' is 'grandma'), pronouns, days and months."""
+
+
+_NOT_OWNERS = frozenset("""there it that here what who let he she where when how why nobody somebody someone
+one today tonight tomorrow yesterday week weekend month year monday tuesday wednesday thursday friday
+saturday sunday""".split())
+"""Words before 's that own nothing: "there's", "it's", "let's", "today's lunch", "friday's game"."""
+
+
+def _name_of(word: str, text: str, start: int, people: set[str]) -> bool:
+    """Whether `word` (at `start` of `text`) names a person: known here (`_people`), or written
+    with a capital inside a sentence, and not a role, a pronoun or a date word."""
+    folded = word.casefold()
+    if folded in _NOT_NAMES or folded in GENERIC:
+        return False
+    return folded in people or (word[:1].isupper() and start > 0 and
+                                not re.search(r"(?:^|[.!?:]\s*)$", text[:start]))
+
+
+def _people_in_title(title: str, people: set[str]) -> set[str]:
+    """The people a title names: by a possessive, after a dash, after 'for'/'with', or known."""
+    names = set(_named_in(title)) | set(_named_in_title(title.strip()))
+    names |= {m.group(2).casefold() for m in _FOR_WITH_RE.finditer(title)
+              if _name_of(m.group(2), title, m.start(2), people)}
+    names |= {w.removesuffix("'s") for w in _words(title)} & people
+    return {n for n in names if n not in _NOT_NAMES and n not in GENERIC}
+
+
+def _other_for_with(text: str, title: str, people: set[str]) -> dict[str, Any] | None:
+    """'a haircut for Maya' written 'Haircut - Sam', 'a playdate with Jordan' written 'Playdate
+    with Noah': the title keeps the thing and names someone the message does not, instead of the
+    person it names. The proof, or None."""
+    title_words = set(_words(title))
+    message = set(_words(text))
+    named = {n for n in _people_in_title(title, people) if not _said(n, message)}
+    if not named:
+        return None
+    for match in _FOR_WITH_RE.finditer(text):
+        owner = match.group(2).casefold()
+        if not _name_of(match.group(2), text, match.start(2), people):
+            continue
+        thing = [w for w in _words(match.group(1)) if w not in GENERIC]
+        if not thing or not any(_said(w, title_words) for w in thing):
+            continue
+        if owner in title_words or any(w.startswith(owner) or owner.startswith(w.removesuffix("'s"))
+                                       for w in title_words if len(w) > 2):
+            return None
+        return {"owner": owner, "thing": " ".join(thing), "named": sorted(named)[0], "title": title}
     return None
 
 

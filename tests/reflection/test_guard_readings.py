@@ -126,6 +126,31 @@ def test_a_created_title_for_another_person_is_proven_wrong() -> None:
     assert (error.proof["owner"], error.proof["named"]) == ("leo", "maya")
 
 
+@pytest.mark.parametrize("message, title, owner, named", [
+    ("add a haircut for Maya friday at 4pm", "Haircut - Sam", "maya", "sam"),
+    ("can you put a playdate with Jordan in friday at 4pm", "Playdate with Noah", "jordan", "noah"),
+    ("we have sam's haircut friday at 4pm, add it", "Zoe's haircut", "sam", "zoe"),
+])
+def test_a_created_title_naming_someone_else_in_the_persons_place_is_proven_wrong(
+        message: str, title: str, owner: str, named: str) -> None:
+    verdict = judge(message, create(title=title, start="2026-03-06T16:00:00", end="2026-03-06T16:30:00"))
+    (error,) = verdict.errors
+    assert error.type == "other" and error.proof is not None
+    assert (error.proof["owner"], error.proof["named"]) == (owner, named)
+
+
+@pytest.mark.parametrize("message, title", [
+    ("add a haircut for Maya friday at 4pm", "Maya - haircut"),
+    ("lunch with Grandma friday at 4pm please", "Lunch with Nana"),
+    ("coffee with Jen friday at 4pm", "Coffee with Jennifer"),
+    ("swim for Leo and Maya friday at 4pm", "Swim - Maya"),
+    ("there's grandma's check-in friday at 4pm, put it in", "Grandma's check-in"),
+])
+def test_a_created_title_naming_the_same_people_is_no_error(message: str, title: str) -> None:
+    verdict = judge(message, create(title=title, start="2026-03-06T16:00:00", end="2026-03-06T16:30:00"))
+    assert not [e for e in verdict.errors if e.type == "other"]
+
+
 def test_an_all_day_span_longer_than_asked_is_proven_wrong() -> None:
     verdict = judge("put a 3-day camping trip in, from friday",
                     create(title="Camping trip", start="2026-03-06", end="2026-03-08", all_day=True))
