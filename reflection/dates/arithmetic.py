@@ -365,7 +365,8 @@ def rrule_text(rule: Recurrence) -> str:
     if rule.interval > 1:
         parts.append(f"INTERVAL={rule.interval}")
     if rule.byday:
-        parts.append("BYDAY=" + ",".join(RRULE_DAYS[d] for d in rule.byday))
+        nth = str(rule.nth) if rule.nth else ""
+        parts.append("BYDAY=" + ",".join(nth + RRULE_DAYS[d] for d in rule.byday))
     if rule.bymonthday:
         parts.append(f"BYMONTHDAY={rule.bymonthday}")
     return "RRULE:" + ";".join(parts)
@@ -375,7 +376,7 @@ def recurrence_dates(rule: Recurrence, today: date, count: int = 2) -> list[date
     """The first `count` days of the rule on or after today."""
     kw: dict[str, Any] = {}
     if rule.byday:
-        kw["byweekday"] = [rr_weekday(d) for d in rule.byday]
+        kw["byweekday"] = [rr_weekday(d, rule.nth) for d in rule.byday]
     if rule.bymonthday:
         kw["bymonthday"] = rule.bymonthday
     freq = _RRULE_FREQ[rule.freq]

@@ -31,6 +31,12 @@ P_RECUR = rx(rf"\b(?:(?:every|each)\s+(?:(?P<other>other|second|2nd|third|3rd|(?
              rf"|on\s+(?P<plural>{_PLURALS}(?:\s*(?:,|and|&)\s*{_PLURALS})*))"
              rf"(?:\s+on\s+(?:the\s+)?(?P<ondom>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})|\s+on\s+(?P<onwd>{WD_PL}(?:\s*(?:,|and|&)\s*{WD_PL})*))?")
 
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+_NTH_RE = r"(?:first|1st|second|2nd|third|3rd|fourth|4th|last)"
+P_NTH_WEEKDAY = rx(rf"\b(?:(?:on\s+)?(?:the\s+)?(?P<nth>{_NTH_RE})\s+(?P<wd>{WD_PL})\s+(?:of\s+)?(?:each|every)\s+month"
+                   rf"|(?:every\s+month|each\s+month|monthly)\s+on\s+(?:the\s+)?(?P<nth2>{_NTH_RE})\s+(?P<wd2>{WD_PL}))")
+"""'the first Monday of each month', 'monthly on the last Friday': one weekday of each month."""
+
 _SUBDAY = ("hours", "minutes", "seconds")
 
 
@@ -205,9 +211,19 @@ def _recurrence(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return Atom(m.start(), m.end(), rule, prio=1)
 
 
+def _nth_weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'the first Monday of each month', 'monthly on the last Friday'."""
+    days = weekday_list(m.group("wd") or m.group("wd2"))
+    if len(days) != 1:
+        return None
+    nth = _NTH[(m.group("nth") or m.group("nth2")).lower()]
+    return Atom(m.start(), m.end(), Recurrence("MONTHLY", 1, days, nth=nth), prio=0)
+
+
 SPAN_RULES: tuple[Rule, ...] = (
     Rule("now", P_NOW, _now),
     Rule("at-the-moment", P_NOW2, _now),
     Rule("offset", P_OFFSET, _offset),
+    Rule("nth weekday of the month", P_NTH_WEEKDAY, _nth_weekday),
     Rule("recurrence", P_RECUR, _recurrence),
 )

@@ -118,6 +118,7 @@ class Recurrence:
     byday: tuple[int, ...] = ()
     bymonthday: int | None = None
     pod: str | None = None        # 'every morning'
+    nth: int | None = None        # 'the first Monday of each month': 1 (-1: the last), with one `byday`
 
 
 Payload = (DatePhrase | ClockTime | TimeSpan | PartOfDay | Zone | BadZone | Anchor | Instant | Length

@@ -61,9 +61,15 @@ OCCURRENCE_RE = re.compile(
     r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
     r"\bjust\s+once\b|\bone[-\s]time\b|\bjust\s+(?:the\s+)?one\b|\bskip\b|\b(?:this|next)\s+"
     r"(?:week|one)\s+only\b|\bonly\s+(?:this|next)\s+week\b|\bjust\s+(?:this|next)\s+week\b", re.I)
+_ONE_DAYS = (r"(?!\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|"
+             r"morning|afternoon|evening)(?:['\u2019]s)?\b(?!s))"
+             r"(?!\s+(?:things|stuff|events|appointments|appts|meetings|plans|calls)\s+(?:on|for|this|today|"
+             r"tomorrow|tonight)\b)")
+"""After "all my": a day ("all my thursday things", "all the stuff on friday") makes it that
+day's events, not every occurrence of a series ("all the thursdays" still is)."""
 SERIES_RE = re.compile(
-    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)|from\s+now\s+on|going\s+forward|moving\s+"
-    r"forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
+    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)" + _ONE_DAYS +
+    r"|from\s+now\s+on|going\s+forward|moving\s+forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
     r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
     r"for\s+the\s+rest\s+of|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
     r"from\s+now)\b", re.I)

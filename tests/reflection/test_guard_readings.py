@@ -792,3 +792,22 @@ def test_find_me_an_hour_asks_for_a_free_one() -> None:
     assert [f.type for f in clash.errors] == ["conflict"]
     free = judge(message, create(title="Call w the bank", start="2026-03-05T13:00:00", end="2026-03-05T14:00:00"))
     assert not free.errors, free.findings
+
+
+# -------------------------------------------------------------------- one day's events, one weekday a month
+def test_all_of_one_days_things_moves_the_occurrence_that_day_not_the_series() -> None:
+    # swim on Wednesday 2026-03-04 at 17:30 (the series is weekly on Wednesdays)
+    occurrence = update("ev_swim_20260305T013000Z", start="2026-03-04T18:30:00", end="2026-03-04T19:30:00")
+    day = judge("move all my wednesday things an hour later", occurrence)
+    assert not [e for e in day.errors if e.type == "event_id"]
+    every = judge("move all the wednesdays an hour later", occurrence)
+    assert [e.type for e in every.errors] == ["event_id"]
+
+
+@pytest.mark.parametrize("rule, wrong", [("RRULE:FREQ=MONTHLY;BYDAY=1MO", False),
+                                         ("RRULE:FREQ=MONTHLY", True)])
+def test_the_first_monday_of_each_month_is_held_to_that_weekday(rule: str, wrong: bool) -> None:
+    verdict = judge("book club first monday of each month 7:30pm",
+                    create(title="Book club", start="2026-04-06T19:30:00", end="2026-04-06T21:30:00",
+                           recurrence=[rule]))
+    assert bool(verdict.errors) is wrong

@@ -725,3 +725,17 @@ def test_good_before_a_part_of_the_day_is_a_greeting_only_where_a_greeting_stand
 def test_a_greeting_does_not_set_the_part_of_the_day_of_a_time_after_it():
     e = one("good evening, friday at 7 for dinner")
     assert e.span == "friday at 7" and e.part_of_day is None
+
+
+@pytest.mark.parametrize("text, rule", [
+    ("book club first monday of each month 7:30pm", "RRULE:FREQ=MONTHLY;BYDAY=1MO"),
+    ("monthly on the last friday at 6pm", "RRULE:FREQ=MONTHLY;BYDAY=-1FR"),
+    ("every month on the 2nd tuesday", "RRULE:FREQ=MONTHLY;BYDAY=2TU"),
+])
+def test_one_weekday_of_each_month_is_a_monthly_rule_on_that_weekday(text, rule):
+    assert one(text).recurrence == rule
+
+
+def test_the_last_friday_of_the_month_is_one_day_not_a_rule():
+    e = one("bake sale the last friday of the month")
+    assert e.recurrence is None and starts(e) == ["2025-10-31"]
