@@ -385,6 +385,35 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                       "for", "cover only the days asked", binding.phrases[0].text,
                       proof={"days_allowed": sorted(d.isoformat() for d in allowed),
                              "days_written": sorted(d.isoformat() for d in written)})
+            continue
+        part = _part_of_range(binding.phrases, written)
+        if part is not None and not (days == 1 and _ONE_DAY_SAID_RE.search(ctx.reading.text)):
+            ctx.unsure(write, f"the all-day event covers only part of '{part}'")
+
+
+_ONE_DAY_SAID_RE = re.compile(r"(?<!\ball\s)\bday\b(?![\s-]?s\b)|\bone[\s-]day\b", re.I)
+"""'ski day this weekend', 'a day trip next weekend': one day inside the range is what was said."""
+
+
+def _part_of_range(phrases: list[Phrase], written: set[date]) -> str | None:
+    """The range of days ("next weekend", "next week") an all-day event covers only part of at
+    every reading: "put the cabin trip on next weekend" as Saturday alone may be a day trip, or the
+    weekend cut short; that is for judgement, never verified. None when a reading is covered whole
+    or no phrase is a range of days."""
+    found: str | None = None
+    for phrase in phrases:
+        expr = phrase.expression
+        if expr is None or expr.kind != "range":
+            continue
+        for cand in expr.candidates:
+            if cand.end is None or isinstance(cand.end, datetime) or isinstance(cand.start, datetime):
+                continue
+            days = _days(as_date(cand.start), as_date(cand.end))
+            if days == written:
+                return None
+            if written < days:
+                found = phrase.text
+    return found
 
 
 _DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"

@@ -811,3 +811,14 @@ def test_the_first_monday_of_each_month_is_held_to_that_weekday(rule: str, wrong
                     create(title="Book club", start="2026-04-06T19:30:00", end="2026-04-06T21:30:00",
                            recurrence=[rule]))
     assert bool(verdict.errors) is wrong
+
+
+@pytest.mark.parametrize("message, unsure", [("put the cabin trip on next weekend", True),
+                                             ("add a ski day next weekend", False)])
+def test_an_all_day_event_on_part_of_a_weekend_is_for_judgement_unless_a_day_was_said(
+        message: str, unsure: bool) -> None:
+    # said on Monday 2026-03-02: "next weekend" is March 7-8 or 14-15; Saturday the 14th alone
+    verdict = judge(message, create(title="Trip", start="2026-03-14", end="2026-03-15", all_day=True))
+    assert verdict.valid and verdict.llm_needed is unsure
+    whole = judge(message, create(title="Trip", start="2026-03-14", end="2026-03-16", all_day=True))
+    assert whole.valid and not whole.llm_needed
