@@ -20,6 +20,7 @@ from reflection.checks.context import CallCheck, CheckContext, WriteCall
 from reflection.dates.resolver import Resolution, resolve
 from reflection.findings import Fact, Finding
 from reflection.reading.calendars import calendar_book
+from reflection.reading.corrections import without_withdrawn
 from reflection.reading.request import RequestReading, read_request
 from reflection.wording import WEEKDAYS, describe_day
 from tools.calendar.occurrences import series_of
@@ -135,10 +136,10 @@ def check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]] = CHECKS
 
 
 def _check_symbolic(case: GuardCase, checks: Sequence[tuple[str, Check]]) -> SymbolicResult:
-    resolution = resolve(case.user_message, case.now, case.timezone)
+    said = without_withdrawn(case.user_message, lambda text: resolve(text, case.now, case.timezone))
+    resolution = resolve(said, case.now, case.timezone)
     book = calendar_book(case)
-    reading = read_request(case.user_message, resolution, case.calendar, book.owner_words(),
-                           book.named_in(case.user_message))
+    reading = read_request(said, resolution, case.calendar, book.owner_words(), book.named_in(said))
     calls = _guarded_calls(case)
     ctx = CheckContext(case=case, resolution=resolution, reading=reading, writes=_writes(case), calls=calls,
                        book=book)

@@ -1,0 +1,87 @@
+"""What the person took back in the same message: "move swim to wed, no wait, thursday", "cancel
+the 3pm, sorry i mean the 4pm", "9:30 just this once, actually no, from now on".
+
+The withdrawn words are blanked (each character a space, so every index into the message still
+points at the same word) before anything else reads the message: they neither bind a date, nor
+name an event, nor set a scope, and the words that replaced them are read in their place. Only
+a withdrawal whose replacement is of a kind code reads is undone: a date or time (the last one
+said before the correction), or a scope ("just this once" for "from now on"). Anything else is
+left as said, so the message keeps its ambiguity and the checks stay unsure rather than read
+the wrong half.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from reflection.dates.lexicon import MONTH_RE, WEEKDAY_RE
+from reflection.dates.resolver import Resolution
+from reflection.reading.request import FOLLOWING_RE, OCCURRENCE_RE, SERIES_RE
+
+CORRECTION_RE = re.compile(
+    r"\s*(?:,|\.\.\.|\u2026|\s-\s|\s\u2013\s|\s\u2014\s|\u2014)\s*"
+    r"(?:no+\s*,?\s*wait|wait\s*,?\s*no+|actually\s*,?\s*no+|no+\s*,?\s*actually|no+\s*,?\s*sorry|"
+    r"sorry\s*,?\s*(?:no+|i\s+mean[t]?)|oops\s*,?\s*(?:i\s+mean[t]?)?|i\s+mean[t]?|scratch\s+that|"
+    r"make\s+that|or\s+rather|correction)\b\s*[,:\u2014\u2013-]?\s*", re.I)
+"""A correction after a stop: ", no wait,", ", sorry i mean", " - actually no,", ", make that"."""
+_UNTIL_STOP_RE = re.compile(r"[^,.;!?\n]*")
+_SENTENCE_START_RE = re.compile(r"[.;!?\n][^.;!?\n]*$")
+_SCOPE_RES = (OCCURRENCE_RE, FOLLOWING_RE, SERIES_RE)
+_WHEN_KINDS = frozenset({"date", "datetime", "time", "range"})
+_LAST_DAY_WORD_RE = re.compile(rf"\b({WEEKDAY_RE}|{MONTH_RE})\s*$", re.I)
+"""A day or month name just before the correction, which the resolver may not read alone."""
+
+Resolve = Callable[[str], Resolution]
+"""The resolver at the case's now and zone: the message's date and time expressions."""
+
+
+def without_withdrawn(text: str, resolve: Resolve) -> str:
+    """`text` with every withdrawn date, time or scope (and the correction's own words) blanked."""
+    out = text
+    for marker in CORRECTION_RE.finditer(text):
+        until_stop = _UNTIL_STOP_RE.match(text, marker.end())
+        replacement = until_stop.group(0) if until_stop else ""
+        sentence = _sentence_start(text, marker.start())
+        withdrawn = _withdrawn_scope(text, sentence, marker.start(), replacement) or \
+            _withdrawn_when(text, sentence, marker.start(), replacement, resolve)
+        if withdrawn is None:
+            continue
+        out = _blank(_blank(out, *withdrawn), marker.start(), marker.end())
+    return out
+
+
+def _sentence_start(text: str, index: int) -> int:
+    found = _SENTENCE_START_RE.search(text, 0, index)
+    return found.start() + 1 if found else 0
+
+
+def _withdrawn_scope(text: str, start: int, end: int, replacement: str) -> tuple[int, int] | None:
+    """"just this once, actually no, from now on": the last scope said before the correction,
+    when the replacement states a scope too."""
+    if not any(pattern.search(replacement) for pattern in _SCOPE_RES):
+        return None
+    said = [m.span() for pattern in _SCOPE_RES for m in pattern.finditer(text, start, end)]
+    if not said:
+        return None
+    first = max(said, key=lambda span: span[1])[0]
+    return first, end  # "just this once": the scope's words up to the correction
+
+
+def _withdrawn_when(text: str, start: int, end: int, replacement: str,
+                    resolve: Resolve) -> tuple[int, int] | None:
+    """"to wed, no wait, thursday": the last date or time said before the correction, when the
+    replacement is one too."""
+    if not any(e.kind in _WHEN_KINDS for e in resolve(replacement).expressions):
+        return None  # "at 7, make that 2 hours": a length, not another time
+    before = [e for e in resolve(text[:end]).expressions if e.start_index >= start and e.kind in _WHEN_KINDS]
+    word = _LAST_DAY_WORD_RE.search(text, start, end)  # "wed", "sat": read only beside a date
+    if word is not None and (not before or word.start() >= max(e.end_index for e in before)):
+        return word.start(1), end
+    if not before:
+        return None
+    last = max(before, key=lambda e: e.end_index)
+    return last.start_index, end
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
