@@ -87,9 +87,11 @@ def check_unreferenced(ctx: CheckContext) -> None:
 
 
 THING_AT_TIME_RE = re.compile(
-    r"\bthe\s+(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>am|pm|a\.m\.|p\.m\.)?\s+"
-    r"(?:thing|one|appt|appointment|meeting|call|event|session|class|booking)\b", re.I)
-"""'the 3pm thing', 'the 10:30 meeting': an event named by the time it starts at now."""
+    r"\b(?:the|my|our)\s+(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>am|pm|a\.m\.|p\.m\.)?"
+    r"(?:\s+(?:thing|one|appt|appointment|meeting|call|event|session|class|booking)\b|"
+    r"(?=\s*(?:[,.;!?]|$|(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|today\b|tomorrow\b|tmrw\b)))", re.I)
+"""'the 3pm thing', 'the 10:30 meeting', 'cancel my 4pm': an event named by the time it starts at
+now (a time alone at the end of a clause names one only with am/pm or past 12, as below)."""
 
 
 _CHOSEN_BEFORE_RE = re.compile(r"\b(?:to|for|into|onto|at|with|it|switch|pick|take|book|choose|want|prefer|"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from reflection.case import case_from_json
 from reflection.findings import Verdict
 from reflection.guard import Guard
@@ -170,3 +172,15 @@ def test_a_bare_hour_names_no_clock_time() -> None:
     verdict = judge_uk("the 3 thing thursday -> 4:30pm pls", "ev_ins",
                        "2026-12-17T16:30:00+00:00", "2026-12-17T17:00:00+00:00")
     assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
+
+
+@pytest.mark.parametrize("message", ["cancel my 3pm thursday", "thursday: cancel the 3pm."])
+def test_a_clock_time_alone_names_the_event_it_cancels(message: str) -> None:
+    def judged(event_id: str) -> Verdict:
+        case = {"id": "t", "user_message": message, "now": "2026-12-15T19:00:00", "timezone": LONDON,
+                "home_address": "14 Mill Lane", "backend": "local", "calendar": THURSDAY,
+                "tool_calls": [{"name": "delete_calendar_event", "input": {"event_id": event_id}}]}
+        return Guard(mode="symbolic").judge(case_from_json(case)).verdict
+
+    assert [f.type for f in judged("ev_ins").errors] == ["event_id"]
+    assert not [f for f in judged("ev_phy").errors if f.type == "event_id"]
