@@ -155,8 +155,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
             lengths.append(Length(match.group(0), match.start(), match.end(), amount, 1 if longer else -1))
             continue
         is_length = bool(re.search(r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|"
-                                   r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+\w+)?\s+to|"
-                                   r"\bshorten\w*(?:\s+\w+)?\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
+                                   r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
+                                   r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
                                    part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
                                                                  r"session|slot)\b", after, re.I)) \
             or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I))

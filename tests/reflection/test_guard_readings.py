@@ -822,3 +822,9 @@ def test_an_all_day_event_on_part_of_a_weekend_is_for_judgement_unless_a_day_was
     assert verdict.valid and verdict.llm_needed is unsure
     whole = judge(message, create(title="Trip", start="2026-03-14", end="2026-03-16", all_day=True))
     assert whole.valid and not whole.llm_needed
+
+
+@pytest.mark.parametrize("end, wrong", [("2026-03-06T18:30:00", False), ("2026-03-06T18:45:00", True)])
+def test_a_length_after_several_words_of_the_events_name_is_still_the_length(end: str, wrong: bool) -> None:
+    verdict = judge("shorten fridays school concert to half an hour", update("ev_concert", end=end))
+    assert bool(verdict.errors) is wrong and (wrong or not verdict.llm_needed)
