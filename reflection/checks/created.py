@@ -309,6 +309,18 @@ def _one_day_short(phrases: list[Phrase], written: set[date]) -> tuple[str, date
     if len(written) < 2:
         return None
     found: tuple[str, date] | None = None
+    for said, days in _range_readings(phrases):
+        if days == written:
+            return None  # a reading the event covers whole
+        last = max(days)
+        if found is None and days - {last} == written:
+            found = (said, last)
+    return found
+
+
+def _range_readings(phrases: list[Phrase]) -> list[tuple[str, set[date]]]:
+    """Each reading of each range of days the phrases name ("next week"), as (phrase, its days)."""
+    out: list[tuple[str, set[date]]] = []
     for phrase in phrases:
         expr = phrase.expression
         if expr is None or expr.kind != "range":
@@ -316,13 +328,8 @@ def _one_day_short(phrases: list[Phrase], written: set[date]) -> tuple[str, date
         for cand in expr.candidates:
             if cand.end is None or isinstance(cand.end, datetime) or isinstance(cand.start, datetime):
                 continue
-            last = as_date(cand.end)
-            days = _days(as_date(cand.start), last)
-            if days == written:
-                return None  # a reading the event covers whole
-            if found is None and days - {last} == written:
-                found = (phrase.text, last)
-    return found
+            out.append((phrase.text, _days(as_date(cand.start), as_date(cand.end))))
+    return out
 
 
 def check_all_day_spans(ctx: CheckContext) -> None:
@@ -401,18 +408,11 @@ def _part_of_range(phrases: list[Phrase], written: set[date]) -> str | None:
     weekend cut short; that is for judgement, never verified. None when a reading is covered whole
     or no phrase is a range of days."""
     found: str | None = None
-    for phrase in phrases:
-        expr = phrase.expression
-        if expr is None or expr.kind != "range":
-            continue
-        for cand in expr.candidates:
-            if cand.end is None or isinstance(cand.end, datetime) or isinstance(cand.start, datetime):
-                continue
-            days = _days(as_date(cand.start), as_date(cand.end))
-            if days == written:
-                return None
-            if written < days:
-                found = phrase.text
+    for said, days in _range_readings(phrases):
+        if days == written:
+            return None
+        if written < days:
+            found = said
     return found
 
 
