@@ -28,7 +28,7 @@ from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
-from reflection.reading.request import Phrase
+from reflection.reading.request import EXCEPTION_AFTER_RE, HOLIDAY_WORD_RE, Phrase
 from reflection.wording import describe_when, relation_to_today, weekday_name
 from tools.calendar.events import Event, EventFieldError, as_date, zone
 
@@ -322,7 +322,12 @@ def unread_date_words(ctx: CheckContext) -> list[str]:
         if any(_may_span(w.casefold(), folded) for w in words):
             known = [e.title for e in ctx.case.whole_calendar()]  # then the window's order tells
     titles = " ".join(known + written).casefold()
-    return [w for w in words if w.casefold() not in titles]
+    calendar_titles = " ".join(known).casefold()
+    # a holiday is the only day said ("thanksgiving dinner at my moms 4pm"): the day it names,
+    # even inside the title the call writes; only an event already called so is a title alone
+    dayless = not any(e.kind in ("date", "datetime", "range") for e in ctx.resolution.expressions)
+    return [w for w in words if w.casefold() not in (
+        calendar_titles if dayless and HOLIDAY_WORD_RE.fullmatch(w) else titles)]
 
 
 def _may_span(word: str, titles: list[str]) -> bool:
@@ -760,6 +765,9 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         said = [e for e in ctx.resolution.expressions if e.recurrence]
         if not said:
             ctx.unsure(write, "a repeat rule was written that no phrase asked for")
+            continue
+        if any(EXCEPTION_AFTER_RE.match(ctx.reading.text[e.end_index:]) for e in said):
+            ctx.unsure(write, "the repeat rule said has days taken out of it")
             continue
         first = _series_first_day(ctx, write)
         problems = [compare_rules(e.recurrence or "", written, first) for e in said]

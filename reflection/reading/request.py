@@ -104,8 +104,18 @@ FREE_TIME_RE = re.compile(
     r"\bwithout\s+(?:a\s+)?(?:clash|conflict|overlap)\w*\b|\bnot\s+(?:clash|conflict|overlap)\w*\b|"
     r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
-                                r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?)\s*$", re.I)
+                                r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?|" + r"\bexcept(?:\s+for)?(?:\s+(?:on|the))?|"
+                                r"\bother\s+than(?:\s+on)?|\bapart\s+from|\bbesides|\bexcluding|"
+                                r"\bnot\s+including|\bbut\s+not(?:\s+on)?)\s*$", re.I)
+EXCEPTION_AFTER_RE = re.compile(r"^\s*,?\s*(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|"
+                                r"not\s+including|minus)\b", re.I)
+"""'every weekday but friday', 'every day except sundays': a rule with days taken out of it."""
 SOURCE_BEFORE_RE = re.compile(r"\bfrom\s*$", re.I)
+HOLIDAY_WORDS = (r"christmas|thanksgiving|easter|halloween|new\s+year'?s?(?:\s+eve|\s+day)?|"
+                 r"mother'?s'?\s+day|father'?s'?\s+day|valentine'?s?(?:\s+day)?|memorial\s+day|labou?r\s+day|"
+                 r"independence\s+day|boxing\s+day")
+"""Names of days: a day even inside a title ("thanksgiving dinner", "mothers day brunch")."""
+HOLIDAY_WORD_RE = re.compile(rf"(?:{HOLIDAY_WORDS})", re.I)
 UNCOVERED_DATE_WORD_RE = re.compile(
     r"\b(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|jan|feb|mar|apr|"
@@ -113,7 +123,7 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"november|december|today|tonight|tomorrow|tmrw|tmr|tomorow|yesterday|week|weeks|weekend|month|"
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
-    r"christmas|thanksgiving|easter|halloween|new\s+year'?s?)\b", re.I)
+    r"christmas|thanksgiving|easter|halloween|new\s+year'?s?|" + HOLIDAY_WORDS + r")\b", re.I)
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
@@ -495,8 +505,12 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
     ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
+    read = [(e.start_index, e.end_index) for e in resolution.expressions]
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
-        if any(a <= match.start() < b for a, b in spans + ruled_out):
+        # a holiday is a day even where a name covers it ("mothers day brunch"): only a read date does
+        covering = read if HOLIDAY_WORD_RE.fullmatch(match.group(0).strip()) and not any(
+            e.kind in ("date", "datetime", "range") for e in resolution.expressions) else spans + ruled_out
+        if any(a <= match.start() < b for a, b in covering):
             continue
         word = match.group(0).strip()
         if re.fullmatch(r"\d{1,2}", word) and int(word) > 24:

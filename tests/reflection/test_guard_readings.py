@@ -828,3 +828,24 @@ def test_an_all_day_event_on_part_of_a_weekend_is_for_judgement_unless_a_day_was
 def test_a_length_after_several_words_of_the_events_name_is_still_the_length(end: str, wrong: bool) -> None:
     verdict = judge("shorten fridays school concert to half an hour", update("ev_concert", end=end))
     assert bool(verdict.errors) is wrong and (wrong or not verdict.llm_needed)
+
+
+# -------------------------------------------------------------------- holidays and exceptions
+@pytest.mark.parametrize("message, start", [("thanksgiving dinner at my moms 4pm", "2026-11-26T16:00:00"),
+                                            ("mothers day brunch w my mom 10:30", "2026-05-10T10:30:00")])
+def test_a_holiday_in_the_title_is_the_day_asked_never_today(message: str, start: str) -> None:
+    verdict = judge(message, create(title=message.split(" at ")[0].split(" w ")[0].title(), start=start))
+    assert not verdict.errors and verdict.llm_needed
+
+
+def test_a_rule_with_a_day_taken_out_is_not_held_to_the_whole_rule() -> None:
+    verdict = judge("gym every weekday but friday at 5:45am starting tomorrow",
+                    create(title="Gym", start="2026-03-03T05:45:00", end="2026-03-03T06:45:00",
+                           recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH"]))
+    assert not verdict.errors
+
+
+def test_a_day_after_except_is_ruled_out_not_asked() -> None:
+    verdict = judge("cancel swim the rest of march except the 11th",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260305T013000Z"}})
+    assert not verdict.errors
