@@ -16,6 +16,7 @@ from typing import Any
 
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
+from reflection.dates.lexicon import MONTH_NAMES, WEEKDAY_NAMES
 from reflection.reading.request import Phrase, single_days
 from tools.calendar.events import as_date
 
@@ -203,18 +204,18 @@ def _other_person(text: str, title: str, people: set[str]) -> dict[str, Any] | N
 _FOR_WITH_RE = re.compile(r"\b((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)\s+(?:for|with)\s+(?:the\s+)?([^\W\d_]{2,})\b",
                           re.UNICODE)
 """'a haircut for Maya', 'a playdate with Jordan': the thing, and the person it is for or with."""
+_DAY_AND_MONTH_NAMES = frozenset(n.casefold() for n in (*WEEKDAY_NAMES, *MONTH_NAMES) if n)
 _NOT_NAMES = frozenset("""mom mum mommy mummy mama ma dad daddy papa pa grandma grandpa nana gran granny grandad
 granddad grandmother grandfather nan pop aunt auntie uncle nanny sis bro family kids kid boys girls everyone
 everybody them him her us me you it this that all both today tonight tomorrow yesterday morning afternoon
-evening noon week weekend month year monday tuesday wednesday thursday friday saturday sunday january february
-march april may june july august september october november december""".split())
+evening noon week weekend month year""".split()) | _DAY_AND_MONTH_NAMES
 """Words after 'for'/'with' that are no one's name here: family roles (one person has several:
 'Nana' is 'grandma'), pronouns, days and months."""
 
 
 _NOT_OWNERS = frozenset("""there it that here what who let he she where when how why nobody somebody someone
-one today tonight tomorrow yesterday week weekend month year monday tuesday wednesday thursday friday
-saturday sunday""".split())
+one today tonight tomorrow yesterday week weekend month year""".split()) | frozenset(
+    n.casefold() for n in WEEKDAY_NAMES)
 """Words before 's that own nothing: "there's", "it's", "let's", "today's lunch", "friday's game"."""
 
 

@@ -28,7 +28,7 @@ from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
-from reflection.reading.request import EXCEPTION_AFTER_RE, HOLIDAY_WORD_RE, Phrase
+from reflection.reading.request import EXCEPTION_AFTER_RE, HOLIDAY_WORD_RE, Phrase, says_a_day
 from reflection.wording import describe_when, relation_to_today, weekday_name
 from tools.calendar.events import Event, EventFieldError, as_date, zone
 
@@ -322,12 +322,11 @@ def unread_date_words(ctx: CheckContext) -> list[str]:
         if any(_may_span(w.casefold(), folded) for w in words):
             known = [e.title for e in ctx.case.whole_calendar()]  # then the window's order tells
     titles = " ".join(known + written).casefold()
-    calendar_titles = " ".join(known).casefold()
     # a holiday is the only day said ("thanksgiving dinner at my moms 4pm"): the day it names,
     # even inside the title the call writes; only an event already called so is a title alone
-    dayless = not any(e.kind in ("date", "datetime", "range") for e in ctx.resolution.expressions)
+    calendar_titles = None if says_a_day(ctx.resolution) else " ".join(known).casefold()
     return [w for w in words if w.casefold() not in (
-        calendar_titles if dayless and HOLIDAY_WORD_RE.fullmatch(w) else titles)]
+        calendar_titles if calendar_titles is not None and HOLIDAY_WORD_RE.fullmatch(w) else titles)]
 
 
 def _may_span(word: str, titles: list[str]) -> bool:

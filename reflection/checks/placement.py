@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Literal
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.request import Mention
+from reflection.reading.request import ENDED_WORDS, Mention
 from reflection.wording import describe_when
 
 RELATION_RE = re.compile(
@@ -30,8 +30,7 @@ RELATION_RE = re.compile(
 SOON_RE = re.compile(
     r"\b(?:(?P<close>as\s+soon\s+as|right\s+when|just\s+when|the\s+(?:minute|moment|second))|once)\s+"
     r"(?P<what>it|that|this|the\s+[a-z]+(?:\s+[a-z]+)?|[a-z]+['\u2019]s(?:\s+[a-z]+)?)"
-    r"(?:['\u2019]s|\s+is|\s+gets|\s+has)?\s+(?:over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out)\b",
-    re.I)
+    rf"(?:['\u2019]s|\s+is|\s+gets|\s+has)?\s+(?:{ENDED_WORDS})\b", re.I)
 """'as soon as it's over', 'once the game ends', 'the minute school lets out': after the other
 event's end ('as soon as', 'right when', 'the minute': right after it)."""
 PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"

@@ -104,7 +104,7 @@ FREE_TIME_RE = re.compile(
     r"\bwithout\s+(?:a\s+)?(?:clash|conflict|overlap)\w*\b|\bnot\s+(?:clash|conflict|overlap)\w*\b|"
     r"\b(?:an?\s+)?(?:open|empty|free|clear)\s+(?:slot|spot|window|gap|stretch)\b|\bdon'?t\s+double[-\s]?book", re.I)
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
-                                r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?|" + r"\bexcept(?:\s+for)?(?:\s+(?:on|the))?|"
+                                r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?|\bexcept(?:\s+for)?(?:\s+(?:on|the))?|"
                                 r"\bother\s+than(?:\s+on)?|\bapart\s+from|\bbesides|\bexcluding|"
                                 r"\bnot\s+including|\bbut\s+not(?:\s+on)?)\s*$", re.I)
 EXCEPTION_AFTER_RE = re.compile(r"^\s*,?\s*(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|"
@@ -116,6 +116,12 @@ HOLIDAY_WORDS = (r"christmas|thanksgiving|easter|halloween|new\s+year'?s?(?:\s+e
                  r"independence\s+day|boxing\s+day")
 """Names of days: a day even inside a title ("thanksgiving dinner", "mothers day brunch")."""
 HOLIDAY_WORD_RE = re.compile(rf"(?:{HOLIDAY_WORDS})", re.I)
+
+
+def says_a_day(resolution: Resolution) -> bool:
+    """Whether the resolver read a day in the message (a date, a date and time, or a range): a
+    holiday name is then not the only day said, and may be a title's word alone."""
+    return any(e.kind in ("date", "datetime", "range") for e in resolution.expressions)
 UNCOVERED_DATE_WORD_RE = re.compile(
     r"\b(mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|jan|feb|mar|apr|"
@@ -123,7 +129,7 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"november|december|today|tonight|tomorrow|tmrw|tmr|tomorow|yesterday|week|weeks|weekend|month|"
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
-    r"christmas|thanksgiving|easter|halloween|new\s+year'?s?|" + HOLIDAY_WORDS + r")\b", re.I)
+    r"new\s+year'?s?|" + HOLIDAY_WORDS + r")\b", re.I)
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
@@ -395,6 +401,8 @@ QUESTION_TAG_AFTER_RE = re.compile(
     r"wasn'?t\s+it|i\s+think|i\s+believe|iirc|now)?\s*\?+", re.I)
 
 
+ENDED_WORDS = r"over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out"
+"""The words that say another event is over ("as soon as it's over", "once the game ends")."""
 OTHER_EVENT_ANCHOR_RE = re.compile(
     r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
     r"|\b(?:before|after|following|ahead\s+of)\s+"
@@ -406,7 +414,7 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"(?:the\s+)?[a-z]+"
     r"|\b(?:as\s+soon\s+as|once|when|whenever|the\s+(?:minute|moment|second))\s+"
     r"(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
-    r"\s+(?:over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out|starts|begins)\b", re.I)
+    rf"\s+(?:{ENDED_WORDS}|starts|begins)\b", re.I)
 """Where one event is placed relative to another ("put the dinner right after it", "move swim to
 when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
 (new or old) time, which code does not chain, so what it touches stays open."""
@@ -505,11 +513,12 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
     ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
-    read = [(e.start_index, e.end_index) for e in resolution.expressions]
+    # a holiday that is the only day said is a day even where a name covers it ("mothers day
+    # brunch"): only a date read covers it
+    read = None if says_a_day(resolution) else [(e.start_index, e.end_index) for e in resolution.expressions]
     for match in UNCOVERED_DATE_WORD_RE.finditer(text):
-        # a holiday is a day even where a name covers it ("mothers day brunch"): only a read date does
-        covering = read if HOLIDAY_WORD_RE.fullmatch(match.group(0).strip()) and not any(
-            e.kind in ("date", "datetime", "range") for e in resolution.expressions) else spans + ruled_out
+        covering = read if read is not None and HOLIDAY_WORD_RE.fullmatch(match.group(0).strip()) \
+            else spans + ruled_out
         if any(a <= match.start() < b for a, b in covering):
             continue
         word = match.group(0).strip()
