@@ -358,6 +358,9 @@ def check_series_scope(ctx: CheckContext) -> None:
             if written_scope == "following" or scope == "following":
                 _check_following(ctx, write, master, scope, written_scope)
                 continue
+            if scope == "unknown" and whole and any(m.singled_out for m in mentions):
+                _whole_for_one(ctx, write, master, key)  # "cancel just swim next week"
+                continue
             if scope == "unknown" and not whole and _day_named(ctx, write, master, mentions):
                 continue  # "swim tmrw → 5:30": the occurrence on the day the person named
             if scope == "unknown":
@@ -367,14 +370,18 @@ def check_series_scope(ctx: CheckContext) -> None:
                     _check_occurrence_day(ctx, write, master, mentions)
                 ctx.unsure(write, "it is not said whether one occurrence or the series is meant")
             elif whole and scope == "occurrence":
-                ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
-                          f"{_verb(write)} the whole series", "change only that occurrence (its instance id"
-                          + (", scope occurrence)" if write.event_id != key else ")"))
+                _whole_for_one(ctx, write, master, key)
             elif not whole and scope == "series" and len(writes) == 1:
                 ctx.error(write, "event_id", f"the whole '{master.title}' series was asked; the call "
                           f"{_verb(write)} one occurrence", "change the series (its own id)")
             elif not whole:
                 _check_occurrence_day(ctx, write, master, mentions)
+
+
+def _whole_for_one(ctx: CheckContext, write: WriteCall, master: Event, key: str) -> None:
+    ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
+              f"{_verb(write)} the whole series", "change only that occurrence (its instance id"
+              + (", scope occurrence)" if write.event_id != key else ")"))
 
 
 def _check_following(ctx: CheckContext, write: WriteCall, master: Event, said: str, written: str) -> None:

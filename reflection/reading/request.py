@@ -16,7 +16,7 @@ from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
-from reflection.dates.lexicon import greetings
+from reflection.dates.lexicon import DAY_RE, MONTH_RE, WEEKDAY_RE, greetings
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
@@ -236,6 +236,9 @@ class Mention:
     phrases: list[Phrase] = field(default_factory=list)
     lengths: list[Length] = field(default_factory=list)
     clause: tuple[int, int] = (0, 0)
+    singled_out: bool = False
+    """Picked out on one day by "just"/"only" (`only_on_one_day`): one occurrence, not the
+    series, even where the clause's words leave the scope open."""
 
     @property
     def certain(self) -> bool:
@@ -336,6 +339,34 @@ FOLLOWING_RE = re.compile(
     r"\bonwards\b", re.I)
 """CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
 following ones (a `following` change splits the series)."""
+
+
+ONLY_BEFORE_RE = re.compile(r"\b(?:just|only)\s+(?:(?:the|my|our|\w+['\u2019]s)\s+)?$", re.I)
+ONLY_START_RE = re.compile(r"(?:just|only)\s", re.I)
+OTHERS_STAY_RE = re.compile(
+    r"\b(?:the\s+)?(?:rest|others|other\s+(?:ones|weeks|days))\s+(?:stay|stays|remain|are\s+fine|"
+    r"can\s+stay|as\s+(?:is|they\s+are))\b|\bnot\s+the\s+(?:rest|others|other\s+(?:ones|weeks))\b|"
+    r"\b(?:leave|keep)\s+the\s+(?:rest|others|other\s+(?:ones|weeks))\b", re.I)
+"""The other occurrences said to stay: "no swimming on may 10, the rest stay"."""
+ONE_DAY_AFTER_RE = re.compile(
+    rf"(?:['\u2019]s)?\s+(?:(?:on|for)\s+)?(?:(?:this|next|that)\s+(?:{WEEKDAY_RE}|week\b)|"
+    rf"{MONTH_RE}\s*{DAY_RE}|(?:the\s+)?{DAY_RE}\s+(?:of\s+)?{MONTH_RE}|\d{{1,2}}/\d{{1,2}}\b|"
+    r"tomorrow\b|today\b|tonight\b)(?!['\u2019]?s?\s+(?:on|onwards?)\b)", re.I)
+"""Around an event's name: "just swim class next week", "only Sam's yoga on March 9", "only
+Yoga this Monday": the event on one day, picked out from its others (CONTRACT 4: one
+occurrence). Plural days ("only the mondays") are not one day and do not match."""
+
+
+def only_on_one_day(text: str, start: int, end: int) -> bool:
+    """The event named at `text[start:end]` is singled out on one day by "just"/"only" before
+    it (or "the rest stay" in the message) and that day right after it, with no word of a series
+    or of "from then on" anywhere in the message: then one occurrence is meant, whatever else
+    the clause says."""
+    said_only = ONLY_BEFORE_RE.search(text[max(0, start - 30):start]) or \
+        ONLY_START_RE.match(text, start) or \
+        OTHERS_STAY_RE.search(text)  # the name's words may begin with "only" ("only Sam's yoga")
+    return bool(said_only and ONE_DAY_AFTER_RE.match(text, end)
+                and not FOLLOWING_RE.search(text) and not SERIES_RE.search(text))
 
 
 @lru_cache(maxsize=256)
@@ -776,7 +807,8 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
             continue
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
-        mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause))
+        mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause,
+                                singled_out=only_on_one_day(text, ref.start, ref.end)))
     _own_verbs(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
