@@ -393,11 +393,15 @@ PIN_END_RE = re.compile(
     r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b|"
     r"\b(?:finish|finishing)(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
     r"\b(?:end|ends|ending|finish|finishes|finishing)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b|"
+    r"\b(?:to|at)\s+the\s+(?:start|beginning)\b(?!\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|"
+    r"morning|afternoon|evening|night|list|line|queue|season|term|school\s+day|workday))|"
     r"\b(?:same|keep(?:\s+the)?|leave\s+the)\s+(?:finish|finishing)(?:\s+time)?\b", re.I)
 PIN_START_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+start(?:\s+time)?\b|"
     r"\bstart(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
     r"\bstill\s+(?:start|begin)(?:s|ing)?\s+at\b|\blonger\s+at\s+the\s+end\b|\bat\s+the\s+end\b|"
+    r"\bto\s+the\s+end\b(?!\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|morning|afternoon|evening|"
+    r"night|list|line|queue|season|term|school\s+day|workday))|"
     r"\b(?:start|starts|starting|begin|begins|beginning)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b", re.I)
 SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\s+(?:length|duration)\b|"
                             r"\b(?:length|duration)\s+(?:stays|the\s+same)\b", re.I)
@@ -488,6 +492,11 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
     return out
 
 
+END_OF_DAY_RE = re.compile(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|today|tonight)|eod)\b", re.I)
+"""A time no policy gives (CONTRACT 4 is silent): "move the show to the end of the day" is late on
+some day, most likely the show's own, not 23:59 today as a deadline reads it. Left unread."""
+
+
 def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
              relatives: list[DayRelative]) -> list[Phrase]:
     taken: list[tuple[int, int]] = [(r.start_index, r.end_index) for r in relatives]
@@ -539,6 +548,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
             if not END_BEFORE_RE.search(text[max(0, m.start() - 25):m.start() + 3])]
     out += [m.group(0) for m in UNITLESS_SHIFT_RE.finditer(text)]
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
+    out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]

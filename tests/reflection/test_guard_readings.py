@@ -877,3 +877,23 @@ def test_a_planted_delete_naming_another_event_proves_nothing_about_this_delete(
     assert not verdict.errors and verdict.llm_needed
     dinner = judge("swim is 6-7 on march 11", {"name": "delete_calendar_event", "input": {"event_id": "ev_dinner"}})
     assert [e.type for e in dinner.errors] == ["other"]
+
+
+# -------------------------------------------------------------------- time added to one end
+@pytest.mark.parametrize("message, right, wrong", [
+    ("add 30 min to the end of the dance show", ("2026-03-05T17:00:00", "2026-03-05T19:00:00"),
+     ("2026-03-05T16:30:00", "2026-03-05T18:30:00")),
+    ("add half an hour to the start of the dance show", ("2026-03-05T16:30:00", "2026-03-05T18:30:00"),
+     ("2026-03-05T17:00:00", "2026-03-05T19:00:00"))])
+def test_time_added_to_one_end_keeps_the_other_where_it_was(message: str, right: tuple[str, str],
+                                                             wrong: tuple[str, str]) -> None:
+    assert not judge(message, update("ev_show", start=right[0], end=right[1])).errors
+    verdict = judge(message, update("ev_show", start=wrong[0], end=wrong[1]))
+    assert [e.type for e in verdict.errors] == ["time"]
+
+
+def test_the_end_of_the_day_pins_nothing_and_is_no_time_of_today() -> None:
+    # late on the show's own Thursday is a reading; 23:59 today (a deadline's reading) is not the only one
+    verdict = judge("move the dance show to the end of the day",
+                    update("ev_show", start="2026-03-05T21:00:00", end="2026-03-05T22:30:00"))
+    assert not verdict.errors and verdict.llm_needed
