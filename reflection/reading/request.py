@@ -130,6 +130,11 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
     r"new\s+year'?s?|" + HOLIDAY_WORDS + r")\b", re.I)
+AS_REMARK_RE = re.compile(r"(?:week|month)$", re.I)
+REMARK_BEFORE_RE = re.compile(r"\b(?:busy|crazy|hectic|rough|tough|good|great|bad|full|packed|mad|insane|wild|"
+                              r"nice|lovely|fun|chaotic|stressful|manic)\s+$", re.I)
+"""A week or month remarked on ("Busy week.", "crazy month!"): said of the time being, it names
+no day to read, so it leaves no date word unread."""
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
@@ -209,7 +214,8 @@ NOT_A_ZONE = frozenset("""same what any the free this next last one on in a spar
 story usual bed nap quiet dinner lunch breakfast play bath tea party game down some good long short
 every that which whose busy it's its real end start new ice tee class lesson practice pickup drop
 arrival departure kick kickoff race call show curtain check meeting bed wake dinner's closing opening
-school match finish finishing ending starting end's start's same""".split())
+school match finish finishing ending starting end's start's same own original old regular normal
+current scheduled planned agreed proper right wrong exact""".split())
 
 
 @dataclass(frozen=True)
@@ -563,6 +569,9 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
         if any(a <= match.start() < b for a, b in covering):
             continue
         word = match.group(0).strip()
+        if AS_REMARK_RE.match(word) and REMARK_BEFORE_RE.search(text[:match.start()]) and \
+                re.match(r"\s*(?:[.,!;:]|$)", text[match.end():]):
+            continue  # "Busy week. Please move ...": a remark, no day
         if re.fullmatch(r"\d{1,2}", word) and int(word) > 24:
             continue  # "house 52", "room 40": no clock reads it
         if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", word) and re.match(

@@ -897,3 +897,24 @@ def test_the_end_of_the_day_pins_nothing_and_is_no_time_of_today() -> None:
     verdict = judge("move the dance show to the end of the day",
                     update("ev_show", start="2026-03-05T21:00:00", end="2026-03-05T22:30:00"))
     assert not verdict.errors and verdict.llm_needed
+
+
+# -------------------------------------------------------------------- words that name no time
+@pytest.mark.parametrize("remark", ["busy week! ", "crazy month, "])
+def test_a_week_remarked_on_leaves_no_date_word_unread(remark: str) -> None:
+    verdict = judge(remark + "move the team lunch to wednesday at noon",
+                    update("ev_lunch", start="2026-03-04T12:00:00", end="2026-03-04T13:00:00"))
+    assert verdict.valid and not verdict.llm_needed
+
+
+def test_a_week_said_as_a_time_stays_unread_next_to_the_same_adjective() -> None:
+    verdict = judge("move the team lunch to wednesday at noon, busy week ahead",
+                    update("ev_lunch", start="2026-03-04T12:00:00", end="2026-03-04T13:00:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+@pytest.mark.parametrize("own", ["its own time", "its original time", "their regular time"])
+def test_an_events_own_time_is_no_clock_of_a_zone(own: str) -> None:
+    verdict = judge(f"push the team lunch back 30 min from {own}",
+                    update("ev_lunch", start="2026-03-03T12:30:00", end="2026-03-03T13:30:00"))
+    assert verdict.valid and not verdict.llm_needed
