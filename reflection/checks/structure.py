@@ -449,8 +449,7 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources)
                if p.role != "negated" and p.shift is None and p.day_relative is None]
     if not phrases:
-        if not deleting:
-            ctx.unsure(write, "which occurrence is meant is not said apart from its new time")
+        ctx.unsure(write, "which occurrence is meant is not said" + ("" if deleting else " apart from its new time"))
         return
     allowed = Allowed()
     for phrase in phrases:

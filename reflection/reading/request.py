@@ -42,7 +42,8 @@ Role = Literal["target", "source", "negated", "current", "end"]
 DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:ped)?|scrap(?:ped)?|"
                        r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
                        r"going|go)|not\s+happening|skip(?:ped)?|take\s+(?:it|\w+)\s+off|erase|wipe|"
-                       r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar)\b", re.I)
+                       r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar|(?:is|are|['\u2019]s)\s+off(?!\s+(?:to|from|school|work|sick))"
+                       r")\b", re.I)
 CREATE_RE = re.compile(r"\b(add(?:ed)?(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|"
                        r"schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
                        r"set\s+up|create[ds]?|cop(?:y|ied|ies)\b(?!\s+(?:me|him|her|them|us)\s+(?:in|on)\b)|make\s+an?\b|an?\s+new|new\s+(?:event|appointment|entry|one)|pencil(?:ed)?\s+in|plan(?:ned)?|sign\s+"
@@ -59,6 +60,7 @@ RENAME_RE = re.compile(r"\b(rename\w*|call\s+it|retitle|change\s+the\s+(?:name|t
 OCCURRENCE_RE = re.compile(
     r"\b(just|only)\s+(?:this|that|the|next|tomorrow|today|tonight|on|for|one|once)\b|"
     r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
+    r"\b(?:this|next|that)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s\b|"
     r"\bjust\s+once\b|\bone[-\s]time\b|\bjust\s+(?:the\s+)?one\b|\bskip\b|\b(?:this|next)\s+"
     r"(?:week|one)\s+only\b|\bonly\s+(?:this|next)\s+week\b|\bjust\s+(?:this|next)\s+week\b", re.I)
 _ONE_DAYS = (r"(?!\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|"
@@ -415,7 +417,10 @@ SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\
 
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
-    if NEGATION_BEFORE_RE.search(before) or RULED_OUT_AFTER_RE.match(text[end:]):
+    ruled_out = RULED_OUT_AFTER_RE.match(text[end:])
+    if ruled_out and re.match(r"\s+(?:is|'s)\s+off\b", ruled_out.group(0)) and re.search(r"\bon\s+$", before):
+        ruled_out = None  # "swim on september 12 is off": the event on that day is, not the day
+    if NEGATION_BEFORE_RE.search(before) or ruled_out:
         return "negated"
     if END_BEFORE_RE.search(before):
         return "end"

@@ -918,3 +918,23 @@ def test_an_events_own_time_is_no_clock_of_a_zone(own: str) -> None:
     verdict = judge(f"push the team lunch back 30 min from {own}",
                     update("ev_lunch", start="2026-03-03T12:30:00", end="2026-03-03T13:30:00"))
     assert verdict.valid and not verdict.llm_needed
+
+
+# -------------------------------------------------------------------- "is off"
+@pytest.mark.parametrize("message", ["swim on march 11 is off", "swim is off on march 11"])
+def test_an_event_said_to_be_off_on_a_day_is_that_days_occurrence_deleted(message: str) -> None:
+    right = judge(message, {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260312T003000Z"}})
+    assert right.valid and not right.llm_needed
+    wrong = judge(message, {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260319T003000Z"}})
+    assert [e.type for e in wrong.errors] == ["event_id"]
+
+
+def test_this_weekdays_event_is_one_occurrence() -> None:
+    verdict = judge("this wednesday's swim is off", DELETE_SWIM)
+    assert [e.type for e in verdict.errors] == ["event_id"]
+
+
+def test_an_occurrence_deleted_with_no_day_said_is_not_verified() -> None:
+    verdict = judge("cancel swim just this once",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260319T003000Z"}})
+    assert verdict.valid and verdict.llm_needed
