@@ -356,6 +356,10 @@ def check_series_scope(ctx: CheckContext) -> None:
             # an occurrence id with scope "series" changes the whole series as surely as its own id
             whole = write.event_id == key or written_scope == "series"
             if written_scope == "following" or scope == "following":
+                if scope == "following" and not whole and sum(w.event_id != key for w in writes) > 1:
+                    # several occurrences, one by one: they may be every one that is left
+                    ctx.unsure(write, "which occurrences are left is for judgement")
+                    continue
                 _check_following(ctx, write, master, scope, written_scope)
                 continue
             if scope == "unknown" and whole and any(m.singled_out for m in mentions):

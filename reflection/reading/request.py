@@ -69,11 +69,15 @@ _ONE_DAYS = (r"(?!\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)
              r"tomorrow|tonight)\b)")
 """After "all my": a day ("all my thursday things", "all the stuff on friday") makes it that
 day's events, not every occurrence of a series ("all the thursdays" still is)."""
+_BOUNDED = (r"\s+(?:the\s+|this\s+|next\s+)?(?:week|month|year|january|february|march|april|may|june|july|"
+            r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b")
+"""After "for the rest of": a period that ends ("the rest of march"): its occurrences, one by
+one or as a split that ends with it; not every later occurrence."""
 SERIES_RE = re.compile(
     r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)" + _ONE_DAYS +
     r"|from\s+now\s+on|going\s+forward|moving\s+forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
     r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
-    r"for\s+the\s+rest\s+of|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
+    r"for\s+the\s+rest\s+of(?!" + _BOUNDED + r")|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
     r"from\s+now)\b", re.I)
 PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|all\s+of\s+(?:it|them)|"
                         r"the\s+rest|the\s+other\s+one|that\s+one|this\s+one|the\s+one|the\s+first\s+one|"
@@ -343,8 +347,9 @@ FOLLOWING_RE = re.compile(
     r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\s+(?:week|month|time)\s+on\b|\bgoing\s+forward\b|"
     r"\bmoving\s+forward\b|\bfrom\s+then\s+on\b|\bfrom\s+here\s+on\b|\bstarting\s+(?:next|this|on|from|"
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
-    r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b|\bfrom\s+\w+\s+onwards?\b|"
-    r"\bonwards\b", re.I)
+    r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b(?!" + _BOUNDED + r")|"
+    r"\bthe\s+rest\s+of\s+(?:the|this|their|her|his)\s+(?:season|series|term|semester|classes|lessons|games|"
+    r"sessions|practices)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b", re.I)
 """CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
 following ones (a `following` change splits the series)."""
 

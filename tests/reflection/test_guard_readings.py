@@ -938,3 +938,26 @@ def test_an_occurrence_deleted_with_no_day_said_is_not_verified() -> None:
     verdict = judge("cancel swim just this once",
                     {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260319T003000Z"}})
     assert verdict.valid and verdict.llm_needed
+
+
+# -------------------------------------------------------------------- "the rest of"
+MARCH_SWIMS = ["ev_swim_20260305T013000Z", "ev_swim_20260312T003000Z", "ev_swim_20260319T003000Z",
+               "ev_swim_20260326T003000Z"]
+
+
+@pytest.mark.parametrize("message", ["cancel swim for the rest of march", "scrap swim for the rest of the month"])
+@pytest.mark.parametrize("deleted", [MARCH_SWIMS, MARCH_SWIMS[:1]])
+def test_the_rest_of_a_month_is_its_occurrences_never_proven_wrong_one_by_one(message: str,
+                                                                                deleted: list[str]) -> None:
+    # every March occurrence deleted is what was asked; one of them may be all that is left
+    verdict = judge(message, *({"name": "delete_calendar_event", "input": {"event_id": i}} for i in deleted))
+    assert not verdict.errors and verdict.llm_needed
+
+
+@pytest.mark.parametrize("message", ["cancel swim for the rest of the season",
+                                     "maya quit swim, scrap the rest of the season"])
+def test_the_rest_of_the_season_is_every_later_occurrence(message: str) -> None:
+    one = judge(message, {"name": "delete_calendar_event", "input": {"event_id": MARCH_SWIMS[0]}})
+    assert [e.proof.get("scope_said") for e in one.errors if e.proof] == ["following"]
+    several = judge(message, *({"name": "delete_calendar_event", "input": {"event_id": i}} for i in MARCH_SWIMS))
+    assert not several.errors and several.llm_needed
