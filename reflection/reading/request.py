@@ -370,14 +370,15 @@ Yoga this Monday": the event on one day, picked out from its others (CONTRACT 4:
 occurrence). Plural days ("only the mondays") are not one day and do not match."""
 
 
-def only_on_one_day(text: str, start: int, end: int) -> bool:
+def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> bool:
     """The event named at `text[start:end]` is singled out on one day by "just"/"only" before
-    it (or "the rest stay" in the message) and that day right after it, with no word of a series
+    it (or "the rest stay" in the message, or a delete: "call off swim tonight" can only mean
+    that night's) and that day right after it, with no word of a series
     or of "from then on" anywhere in the message: then one occurrence is meant, whatever else
     the clause says."""
     said_only = ONLY_BEFORE_RE.search(text[max(0, start - 30):start]) or \
         ONLY_START_RE.match(text, start) or \
-        OTHERS_STAY_RE.search(text)  # the name's words may begin with "only" ("only Sam's yoga")
+        OTHERS_STAY_RE.search(text) or deleting  # the name's words may begin with "only" ("only Sam's yoga")
     return bool(said_only and ONE_DAY_AFTER_RE.match(text, end)
                 and not FOLLOWING_RE.search(text) and not SERIES_RE.search(text))
 
@@ -837,7 +838,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
         mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause,
-                                singled_out=only_on_one_day(text, ref.start, ref.end)))
+                                singled_out=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"})))
     _own_verbs(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
