@@ -142,7 +142,7 @@ REMARK_BEFORE_RE = re.compile(r"\b(?:busy|crazy|hectic|rough|tough|good|great|ba
 """A week or month remarked on ("Busy week.", "crazy month!"): said of the time being, it names
 no day to read, so it leaves no date word unread."""
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
-                           r"2mrrw|nxt\s+wk|nxt\s+week|b4\s+\w+|l8r|l8ter)\b", re.I)
+                           r"2mrrw|nxt\s+\w+|nxxt\s+\w+|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
 _RULED_OUT = (r"\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|no\s+longer|can'?t|cannot)\s+"
               r"(?:work|works|good|happen|do|be)\b|\s+(?:is|'s)\s+(?:out|off|no\s+good)\b")

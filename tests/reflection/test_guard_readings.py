@@ -963,3 +963,12 @@ def test_the_rest_of_the_season_is_every_later_occurrence(message: str) -> None:
     assert [e.proof.get("scope_said") for e in one.errors if e.proof] == ["following"]
     several = judge(message, *({"name": "delete_calendar_event", "input": {"event_id": i}} for i in MARCH_SWIMS))
     assert not several.errors and several.llm_needed
+
+
+
+# -------------------------------------------------------------------- text-speak before a day
+def test_nxt_before_a_weekday_leaves_the_day_open() -> None:
+    # "nxt" is text-speak the policy gives no reading (CONTRACT 5): not "this friday"
+    verdict = judge("nxt fri lunch w priya 12:30",
+                    create(title="Lunch w Priya", start="2026-03-13T12:30:00", end="2026-03-13T13:30:00"))
+    assert not verdict.errors and verdict.llm_needed
