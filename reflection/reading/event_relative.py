@@ -120,6 +120,10 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+MAKE_NAMED_RE = re.compile(r"\bmake(?:\s+(?!(?:instead|rather|than|not|of|from|to|it)\b)[a-z'\u2019]+){2,5}\s*$", re.I)
+"""Before an amount, "make" and the event's name: "make the rehearsal an hour and a half"."""
+NOT_A_LENGTH_AFTER_RE = re.compile(r"\s*(?:after|before|past|from|into|ahead|early|late|of|on|at|in)\b", re.I)
+"""After such an amount, words that make it a place in time ("make soccer 30 min after school")."""
 REMINDER_BEFORE_RE = re.compile(r"\b(?:remind\w*(?:\s+(?:me|us|them|him|her|everyone))?|reminders?|alerts?|"
                                 r"notif\w*|ping\s+(?:me|us))(?:\s+(?:of|at|for|about\s+it))?\s*$", re.I)
 FREE_HOUR_RE = re.compile(r"\b(?:a|an|one)\s+(?:free|open|spare|clear|empty)\s+hour\b", re.I)
@@ -159,7 +163,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
                                    r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
                                    part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
                                                                  r"session|slot)\b", after, re.I)) \
-            or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I))
+            or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I)) \
+            or bool(MAKE_NAMED_RE.search(part) and not NOT_A_LENGTH_AFTER_RE.match(after))
         local_near = part + " " + after[:30]
         by_amount = re.search(r"\bby\s*$", before, re.I)
         if is_length and not (LATER_RE.search(local_near) or EARLIER_RE.search(local_near)):

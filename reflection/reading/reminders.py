@@ -1,6 +1,6 @@
 """Reminders the person asks for, read from the message (CONTRACT 4): "remind me 30 min before",
-"an hour before", "the day before" (1440 minutes), "no reminder", and "a reminder for soccer
-tmrw 1 hr before". Minutes before the start; the check that holds a write to them is
+"an hour before", "the day before" (1440 minutes), "no reminder", "a reminder for soccer
+tmrw 1 hr before", and "a 30 min reminder". Minutes before the start; the check that holds a write to them is
 `reflection.checks.reminders`."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "twenty": 20, "thirty": 30, "forty-five": 45, "forty five": 45, "half an": 0.5, "half a": 0.5}
 _N = r"\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty[-\s]five|half\s+an?"
 _UNIT = r"minutes?|mins?|m|hours?|hrs?|h|days?|weeks?"
-_AMOUNT = rf"(?:{_N})\s*(?:{_UNIT})\b"
-_ONE_AMOUNT = re.compile(rf"\b(?P<n>{_N})\s*(?P<unit>{_UNIT})\b|\b(?P<day>the\s+day)\b", re.I)
+_AMOUNT = rf"(?:{_N})[\s-]*(?:{_UNIT})\b"
+_ONE_AMOUNT = re.compile(rf"\b(?P<n>{_N})[\s-]*(?P<unit>{_UNIT})\b|\b(?P<day>the\s+day)\b", re.I)
 _BEFORE = r"(?:before|ahead|prior|earlier|beforehand)"
 _ITEM = rf"(?:{_AMOUNT}|the\s+day)(?:\s+{_BEFORE})?"
 _SEP = r"\s*(?:,\s*(?:and\s+|&\s*|plus\s+)?|\s(?:and|&|plus|as\s+well\s+as)\s+(?:also\s+|again\s+)?)\s*"
@@ -22,6 +22,9 @@ ASKED_RE = re.compile(
     r"\b(?:remind\w*(?:\s+(?:me|us|them|him|her|everyone))?|(?:set\s+|add\s+|with\s+)?an?\s+(?:reminder|alert)|"
     r"(?:\w+\s+)?reminders?|alerts?)(?:\s+(?:for|about|of|on)\s+[^,.;!?\d]{0,40}?)?[\s,:]+(?:(?:of|at|for)\s+)?"
     rf"(?P<list>{_ITEM}(?:{_SEP}{_ITEM})*)", re.I)
+AMOUNT_REMINDER_RE = re.compile(rf"\b(?P<list>{_AMOUNT})\s+(?:reminder|alert)s?\b", re.I)
+"""An amount said as the kind of reminder: "add a 30 min reminder", "a 1-day alert" (before the
+start, as every reminder is)."""
 LOOSE_BEFORE_RE = re.compile(rf"\b(?:{_AMOUNT}|the\s+day)\s+{_BEFORE}\b", re.I)
 NONE_RE = re.compile(r"\b(?:no|without|turn\s+off\s+the|remove\s+the|don'?t\s+(?:need|want)\s+a|drop\s+the)\s+"
                      r"(?:reminders?|alerts?|notifications?)\b", re.I)
@@ -32,8 +35,10 @@ def reminder_spans(text: str) -> list[tuple[int, int]]:
     """Where the message asks for reminders: each request's list of amounts ("remind me the day
     before and an hour before", "two reminders, a day and an hour before"), as character
     spans. An amount inside one is a reminder, never a shift of the event."""
-    return [match.span("list") for match in ASKED_RE.finditer(text)
-            if re.search(rf"\b{_BEFORE}\b", match["list"], re.I)]
+    spans = [match.span("list") for match in ASKED_RE.finditer(text)
+             if re.search(rf"\b{_BEFORE}\b", match["list"], re.I)]
+    return spans + [match.span("list") for match in AMOUNT_REMINDER_RE.finditer(text)
+                    if not any(a <= match.start() < b for a, b in spans)]
 
 
 def asked_minutes(text: str) -> list[int] | None:

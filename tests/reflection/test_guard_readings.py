@@ -972,3 +972,16 @@ def test_nxt_before_a_weekday_leaves_the_day_open() -> None:
     verdict = judge("nxt fri lunch w priya 12:30",
                     create(title="Lunch w Priya", start="2026-03-13T12:30:00", end="2026-03-13T13:30:00"))
     assert not verdict.errors and verdict.llm_needed
+
+
+# -------------------------------------------------------------------- "make <the event> <a length>"
+@pytest.mark.parametrize("end, wrong", [("2026-03-05T18:30:00", False), ("2026-03-05T19:30:00", True)])
+def test_make_the_event_an_amount_is_its_new_length(end: str, wrong: bool) -> None:
+    verdict = judge("make the dance show an hour and a half", update("ev_show", end=end))
+    assert bool(verdict.errors) is wrong and (wrong or not verdict.llm_needed)
+
+
+def test_make_the_event_an_amount_past_a_time_is_no_length() -> None:
+    verdict = judge("make the dance show 30 min past 5",
+                    update("ev_show", start="2026-03-05T17:30:00", end="2026-03-05T19:00:00"))
+    assert not verdict.errors

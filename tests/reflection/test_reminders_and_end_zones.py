@@ -32,6 +32,9 @@ def create(**fields: Any) -> dict[str, Any]:
     ("reminders: 1 day before, 2 hours before", [120, 1440]),
     ("alert 15 mins ahead", [15]),
     ("remind me half an hour before", [30]),
+    ("add a 30 min reminder to the vet appt too", [30]),
+    ("set a 1-day alert on the dentist", [1440]),
+    ("remind me 30-min before", [30]),
 ])
 def test_every_reminder_in_a_list_is_read(message: str, minutes: list[int]) -> None:
     assert asked_minutes(message) == minutes
@@ -136,3 +139,11 @@ def test_a_time_on_no_ones_clock_is_still_proven_wrong() -> None:
                               end="2026-10-29T14:35:00-07:00", timezone="Europe/London",
                               end_timezone="America/Los_Angeles")], [], now="2026-10-20T09:00:00")
     assert [f.type for f in judged.verdict.findings if f.severity == "error"] in (["date"], ["time"])
+
+
+def test_a_reminder_said_by_its_amount_is_proven_when_none_is_written() -> None:
+    vet = {"id": "ev_v", "title": "Vet", "start": "2026-12-03T11:00:00-06:00",
+           "end": "2026-12-03T12:00:00-06:00", "timezone": CHICAGO, "reminders": [1440]}
+    verdict = judge("add a 30 min reminder to the vet appt too",
+                    {"name": "update_calendar_event", "input": {"event_id": "ev_v", "reminders": []}}, calendar=[vet])
+    assert [f.type for f in verdict.findings if f.severity == "error"] == ["reminder"]
