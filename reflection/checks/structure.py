@@ -22,7 +22,7 @@ NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar
 _NOISE = frozenset("""coach kids kid sitter babysitter school sick trip busy work office traffic late
 asked said says thanks sorry rain weather away holiday vacation free busy available
-open mess sick""".split())
+open mess sick ping email emails mail text texts msg message""".split())
 
 
 def _verb(write: WriteCall) -> str:
@@ -34,6 +34,12 @@ def _title(ctx: CheckContext, write: WriteCall) -> str:
     return event.title if event else write.event_id
 
 
+_GUEST_MOVED_RE = re.compile(
+    r"\b(?:add|invite|include|take|remove|drop|kick)\s+[\w'\u2019]+\s+(?:to|on|onto|off|from)\b", re.I)
+"""A person added to or taken off an event ("add dad to the bbq", "take leo off the carpool"):
+the one added names a guest, not an event."""
+
+
 def _noisy_unmatched(ctx: CheckContext) -> int:
     """Runs of words that name nothing we hold and could be a nickname for an event (a new name
     after "to"/"as"/"called" is not)."""
@@ -41,7 +47,8 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
     for ref in ctx.reading.unmatched:
         words = [w for w in ref.words if is_content(w) and w not in _NOISE]
         before = ctx.reading.text[max(0, ref.start - 8):ref.start]
-        if words and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I):
+        if words and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I) \
+                and not _GUEST_MOVED_RE.search(ctx.reading.text[max(0, ref.start - 12):ref.end + 6]):
             count += 1
     return count
 

@@ -985,3 +985,14 @@ def test_make_the_event_an_amount_past_a_time_is_no_length() -> None:
     verdict = judge("make the dance show 30 min past 5",
                     update("ev_show", start="2026-03-05T17:30:00", end="2026-03-05T19:00:00"))
     assert not verdict.errors
+
+
+# -------------------------------------------------------------------- words around a guest or a reminder
+@pytest.mark.parametrize("message, change", [
+    ("add dad to the book club, his email is dad@example.com", {"attendees": ["dad@example.com"]}),
+    ("ping me 15 min before book club", {"reminders": [15]})])
+def test_a_guest_or_reminder_put_on_an_event_the_message_does_not_name_is_proven_wrong(
+        message: str, change: dict[str, Any]) -> None:
+    wrong = judge(message, update("ev_dinner", **change))
+    assert [e.type for e in wrong.errors] == ["event_id"]
+    assert not judge(message, update("ev_book", **change)).errors
