@@ -14,6 +14,7 @@ from tools.locations import normalize_place
 
 HOME_PHRASE_RE = re.compile(
     r"\b(?:(?:at|to|from)\s+)?(?:my|our)\s+(?:place|house|home|apartment|flat|condo)\b|\bat\s+ours\b|"
+    r"\b(?:at|to|from)\s+the\s+house\b(?!\s+(?:of|on|in|at|across|next|by|near|down|up)\b)|"
     r"\b(?:at|to|from|get|got|be|is|are|'s)\s+home\b(?=\s*(?:$|[.,!?;)]|(?:on|at|for|with|by|from|"
     r"tomorrow|tonight|today|this|next|now|instead|please|pls|again|then|and|around|before|after|"
     r"early|late|in|until|till|the|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|"

@@ -22,12 +22,13 @@ from functools import lru_cache, partial
 from reflection.case import WindowTexts
 from reflection.checks.calendars import Whose
 from reflection.checks.context import CheckContext, WriteCall
+from reflection.checks.places import home_phrase
 from reflection.checks.reminders import changes_reminders
 from reflection.reading.calendars import words_of
 from reflection.reading.reminders import SOME_RE as REMINDER_WORDS_RE
 from reflection.reading.request import CREATE_RE, DELETE_RE, MOVE_RE, RENAME_RE
 
-Action = str  # delete | rename | move | create | invite | remind | describe | file
+Action = str  # delete | rename | move | create | invite | remind | describe | file | locate
 
 _ACTION_WORDS: dict[Action, re.Pattern[str]] = {
     "delete": re.compile(r"\b(?:delete|remove|cancel|erase|clear|drop|wipe|scrap|get\s+rid|take\s+\w+\s+off|"
@@ -205,6 +206,10 @@ def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str
         acts.append(("remind", []))
     if write.input.get("description"):
         acts.append(("describe", [str(write.input["description"])]))
+    location = write.input.get("location")
+    if location and (write.kind == "create" or ctx.event(write.event_id) is None
+                     or str(location) != (ctx.event(write.event_id).location or "")):  # type: ignore[union-attr]
+        acts.append(("locate", [str(location)]))
     filed = _filed_elsewhere(ctx, write)
     if filed:
         acts.append(("file", [filed]))
@@ -250,6 +255,10 @@ def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
         return ctx.reading.reminders is not None or bool(REMINDER_WORDS_RE.search(message))
     if action == "file":  # the person named a calendar (which one is the calendars check's)
         return bool(ctx.reading.calendars)
+    if action == "locate":  # a word of the place's name, or "home": which place is the places check's
+        spoken = words_of(message)
+        return bool(home_phrase(message)) or any(
+            w in spoken for w in _TITLE_WORD_RE.findall(_fold(values[0].split(",")[0]).casefold()) if len(w) >= 4)
     return True  # a description written with an asked change is judged with that change
 
 
@@ -262,6 +271,10 @@ def _planted(texts: list[Untrusted], action: Action, values: list[str],
         return next((t for t in texts if t.call is None
                      and (_instruction_like(t.text) or _FILE_ORDER_RE.match(t.text))
                      and any(n.search(t.text.casefold()) for n in names)), None)
+    if action == "locate":  # a place copied from a calendar text that gives orders, never a lookup's result
+        value = _fold(values[0]).casefold().strip()
+        return next((t for t in texts if t.call is None and len(value) >= 8 and _instruction_like(t.text)
+                     and value in _fold(t.text).casefold()), None)
     if action in _ACTION_WORDS:
         for text in texts:
             if _asks_to(action, text.text) and not about_another(text.text):
@@ -373,7 +386,8 @@ def check_provenance(ctx: CheckContext) -> None:
 def _words(action: Action) -> str:
     return {"delete": "remove an event", "rename": "rename an event", "move": "move an event",
             "create": "add an event", "invite": "invite anyone", "describe": "write that description",
-            "file": "put the event on that calendar", "remind": "change its reminders"}.get(
+            "file": "put the event on that calendar", "remind": "change its reminders",
+            "locate": "put the event at that place"}.get(
         action, action)
 
 
