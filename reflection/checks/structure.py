@@ -6,7 +6,7 @@ certain; otherwise the call is marked unsure."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from rapidfuzz import fuzz
 
@@ -17,6 +17,7 @@ from reflection.reading.event_refs import evidence_for, is_content, tokenize
 from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, phrase_kind, single_days
 from reflection.wording import describe_day
 from tools.calendar.events import Event, as_date
+from tools.calendar.occurrences import occurrences
 
 NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar
@@ -372,6 +373,8 @@ def check_series_scope(ctx: CheckContext) -> None:
             if scope == "unknown" and whole and any(m.singled_out for m in mentions):
                 _whole_for_one(ctx, write, master, key)  # "cancel just swim next week"
                 continue
+            if not whole and _singled_day_missed(ctx, write, master, mentions):
+                continue
             if scope == "unknown" and not whole and _day_named(ctx, write, master, mentions):
                 continue  # "swim tmrw → 5:30": the occurrence on the day the person named
             if scope == "unknown":
@@ -387,6 +390,37 @@ def check_series_scope(ctx: CheckContext) -> None:
                           f"{_verb(write)} one occurrence", "change the series (its own id)")
             elif not whole:
                 _check_occurrence_day(ctx, write, master, mentions)
+
+
+def _singled_day_missed(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> bool:
+    """"Move just Maya's piano on September 24 to 9:30": the occurrence picked out is the one on
+    the day said right after its name; an occurrence of another day is the wrong one (reported:
+    True), when the series has one on the day said (else the day is the person's slip, and which
+    occurrence they meant is for judgement)."""
+    spans = [m.singled for m in mentions if m.singled is not None and m.certain]
+    original = ctx.original_start(write.event_id, master)
+    if len(spans) != 1 or original is None or unread_date_words(ctx):
+        return False
+    a, b = spans[0]
+    allowed = Allowed()
+    for phrase in ctx.reading.phrases:
+        if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None \
+                and phrase.start_index < b and a < phrase.end_index:
+            slots_for(phrase, None, ctx.tz, allowed, False)
+    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    day = as_date(ctx.local(original))
+    if not days or day in days:
+        return False
+    first = datetime.combine(min(days), time(0), tzinfo=ctx.tz)
+    last = datetime.combine(max(days) + timedelta(days=1), time(0), tzinfo=ctx.tz)
+    if not any(as_date(ctx.local(o)) in days for o in occurrences(master, first, last)):
+        return False
+    want = " or ".join(describe_day(d) for d in sorted(days)[:4])
+    ctx.error(write, "event_id", f"the occurrence of '{master.title}' picked out is on {want}; the call "
+              f"{_verb(write)} the one on {describe_day(day)}", f"use the occurrence on {want}",
+              ctx.reading.text[a:b].strip(), proof={"days": sorted(str(d) for d in days),
+                                                    "occurrence_day": str(day)})
+    return True
 
 
 def _whole_for_one(ctx: CheckContext, write: WriteCall, master: Event, key: str) -> None:

@@ -136,6 +136,8 @@ UNCOVERED_DATE_WORD_RE = re.compile(
     r"noon|midnight|morning|afternoon|evening|night|am|pm|o'?clock|half\s+past|quarter|"
     r"\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?|\d{1,2}(?:st|nd|rd|th)|eod|eow|eom|asap|"
     r"new\s+year'?s?|" + HOLIDAY_WORDS + r")\b", re.I)
+EVERY_WEEK_RE = re.compile(r"\b(?:all\s+(?:the\s+|of\s+the\s+)?|every\s+|each\s+)weeks?\b", re.I)
+""""for all the weeks", "every week": which occurrences (the series), no day to read."""
 AS_REMARK_RE = re.compile(r"(?:week|month)$", re.I)
 REMARK_BEFORE_RE = re.compile(r"\b(?:busy|crazy|hectic|rough|tough|good|great|bad|full|packed|mad|insane|wild|"
                               r"nice|lovely|fun|chaotic|stressful|manic)\s+$", re.I)
@@ -248,9 +250,13 @@ class Mention:
     phrases: list[Phrase] = field(default_factory=list)
     lengths: list[Length] = field(default_factory=list)
     clause: tuple[int, int] = (0, 0)
-    singled_out: bool = False
-    """Picked out on one day by "just"/"only" (`only_on_one_day`): one occurrence, not the
-    series, even where the clause's words leave the scope open."""
+    singled: tuple[int, int] | None = None
+    """Where the day is that picks it out by "just"/"only" (`only_on_one_day`): one occurrence,
+    the one on that day, not the series, even where the clause's words leave the scope open."""
+
+    @property
+    def singled_out(self) -> bool:
+        return self.singled is not None
 
     @property
     def certain(self) -> bool:
@@ -370,17 +376,19 @@ Yoga this Monday": the event on one day, picked out from its others (CONTRACT 4:
 occurrence). Plural days ("only the mondays") are not one day and do not match."""
 
 
-def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> bool:
+def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> tuple[int, int] | None:
     """The event named at `text[start:end]` is singled out on one day by "just"/"only" before
     it (or "the rest stay" in the message, or a delete: "call off swim tonight" can only mean
     that night's) and that day right after it, with no word of a series
     or of "from then on" anywhere in the message: then one occurrence is meant, whatever else
-    the clause says."""
+    the clause says. Where that day is said, or None."""
     said_only = ONLY_BEFORE_RE.search(text[max(0, start - 30):start]) or \
         ONLY_START_RE.match(text, start) or \
         OTHERS_STAY_RE.search(text) or deleting  # the name's words may begin with "only" ("only Sam's yoga")
-    return bool(said_only and ONE_DAY_AFTER_RE.match(text, end)
-                and not FOLLOWING_RE.search(text) and not SERIES_RE.search(text))
+    day = ONE_DAY_AFTER_RE.match(text, end)
+    if not said_only or day is None or FOLLOWING_RE.search(text) or SERIES_RE.search(text):
+        return None
+    return day.span()
 
 
 @lru_cache(maxsize=256)
@@ -569,6 +577,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
+    ruled_out += [(m.start(), m.end()) for m in EVERY_WEEK_RE.finditer(text)]  # a scope, not a day
     ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
     # a holiday that is the only day said is a day even where a name covers it ("mothers day
@@ -838,7 +847,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
         mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause,
-                                singled_out=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"})))
+                                singled=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"})))
     _own_verbs(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:

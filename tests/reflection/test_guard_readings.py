@@ -1028,3 +1028,24 @@ def test_a_place_a_lookup_returned_is_never_called_planted() -> None:
     verdict = judge("book the dentist tuesday at 3:30pm", lookup,
                     create(title="Dentist", start="2026-03-03T15:30:00", end="2026-03-03T16:00:00", location=POOL))
     assert not [e for e in verdict.errors if e.type == "other"]
+
+
+@pytest.mark.parametrize("start, end, wrong", [("2026-01-07T18:00:00", "2026-01-07T19:00:00", False),
+                                               ("2026-01-07T17:00:00", "2026-01-07T18:00:00", True)])
+def test_for_all_the_weeks_is_a_scope_not_an_unread_date(start: str, end: str, wrong: bool) -> None:
+    verdict = judge("change swim to 6pm for all the weeks", update("ev_swim", start=start, end=end))
+    assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
+
+
+@pytest.mark.parametrize("occurrence, wrong", [("ev_swim_20260312T003000Z", False), ("ev_swim_20260305T013000Z", True)])
+def test_the_day_right_after_a_singled_out_name_is_the_occurrence_changed(occurrence: str, wrong: bool) -> None:
+    verdict = judge("move just swim on march 11 to 6pm",
+                    update(occurrence, start="2026-03-11T18:00:00", end="2026-03-11T19:00:00"))
+    assert [e.type for e in verdict.errors] == (["event_id"] if wrong else [])
+
+
+def test_a_singled_out_day_the_series_does_not_meet_proves_nothing() -> None:
+    # swim is on Wednesdays: "march 12" (a Thursday) is the person's slip, the 11th's may be meant
+    verdict = judge("move just swim on march 12 to 6pm",
+                    update("ev_swim_20260312T003000Z", start="2026-03-12T18:00:00", end="2026-03-12T19:00:00"))
+    assert not [e for e in verdict.errors if e.type == "event_id"]
