@@ -65,7 +65,9 @@ SYNONYMS = {
 # Words that say what kind of thing it is without telling events apart: they do not count against
 # a match that leaves them out ("the haircut appointment" is "Haircut - Sam").
 GENERIC = frozenset("appointment appt appointments meeting session thing event booking reservation "
-                    "slot class".split())
+                    "slot class checkup check-up visit start end finish beginning length".split())
+"""Words that say what kind of thing or which part of it is meant ("the start of Biscuit's
+checkup"), not which one: a name need not answer to them to be certain."""
 RUN_BREAKERS = frozenset("and or then also plus & before after until till once when soon".split())
 """Words between two names ("pharmacy pickup should be right after the doctor", "the dinner as
 soon as the concert is over"): a run of words never names one event across them."""

@@ -1049,3 +1049,14 @@ def test_a_singled_out_day_the_series_does_not_meet_proves_nothing() -> None:
     verdict = judge("move just swim on march 12 to 6pm",
                     update("ev_swim_20260312T003000Z", start="2026-03-12T18:00:00", end="2026-03-12T19:00:00"))
     assert not [e for e in verdict.errors if e.type == "event_id"]
+
+
+VET = ev("ev_vet", "Vet - Biscuit", "2026-03-05T10:00:00-08:00", "2026-03-05T11:00:00-08:00")
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-03-05T10:00:00", False), ("2026-03-05T10:30:00", True)])
+def test_words_for_a_part_or_a_kind_do_not_blur_the_name(start: str, wrong: bool) -> None:
+    # "the start of biscuit's checkup": Biscuit names the vet; "start" and "checkup" say which part, which kind
+    verdict = judge("keep the start of biscuit's checkup, end at 11:30am",
+                    update("ev_vet", start=start, end="2026-03-05T11:30:00"), calendar=[*CAL, VET])
+    assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
