@@ -296,6 +296,34 @@ def check_invited(ctx: CheckContext) -> None:
             ctx.unsure(write, "it invites an address the message does not give")
 
 
+def _past_every_day_said(ctx: CheckContext, write: WriteCall, written: set[date]) -> bool:
+    """The only write, an all-day create, covering a day that no phrase of the message names at
+    all ("grandma's staying this thursday and friday" written thursday to saturday): whichever
+    phrase is its own, that day was not asked (reported: True). Every phrase's days are allowed,
+    so one that only tells of another event widens what stands, never what is proven."""
+    from reflection.checks.dates import unread_date_words  # dates imports this module
+
+    if len(ctx.writes) != 1 or unread_date_words(ctx):
+        return False
+    said: set[date] = set()
+    for phrase in ctx.reading.phrases:
+        if phrase.role == "negated" or phrase.expression is None:
+            continue
+        if phrase.shift is not None or phrase.day_relative is not None:
+            return False
+        for cand in phrase.expression.candidates:
+            first = as_date(cand.start)
+            said |= _days(first, as_date(cand.end) if cand.end is not None else first)
+    outside = sorted(written - said)
+    if not said or not outside:
+        return False
+    ctx.error(write, "date", f"the all-day event covers {outside[0].isoformat()}, a day the message does not "
+              "name", "cover only the days asked", None,
+              proof={"days_said": sorted(d.isoformat() for d in said),
+                     "days_written": sorted(d.isoformat() for d in written)})
+    return True
+
+
 def _days(first: date, last: date) -> set[date]:
     """Every day from `first` to `last`, both included."""
     return {first + timedelta(days=i) for i in range((last - first).days + 1)}
@@ -367,6 +395,8 @@ def check_all_day_spans(ctx: CheckContext) -> None:
         # the only write of a message naming no event: every day it names is this event's
         certain = binding.certain or (len(ctx.writes) == 1 and not ctx.reading.mentions)
         if not allowed or not certain or open_ended:
+            if not open_ended and _past_every_day_said(ctx, write, written):
+                continue
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
             continue

@@ -1060,3 +1060,11 @@ def test_words_for_a_part_or_a_kind_do_not_blur_the_name(start: str, wrong: bool
     verdict = judge("keep the start of biscuit's checkup, end at 11:30am",
                     update("ev_vet", start=start, end="2026-03-05T11:30:00"), calendar=[*CAL, VET])
     assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
+
+
+@pytest.mark.parametrize("end, wrong", [("2026-03-07", False), ("2026-03-08", True)])
+def test_an_all_day_span_past_every_day_the_message_names_is_proven_wrong(end: str, wrong: bool) -> None:
+    # the dance show is named too, so which phrase is the stay's is not certain: no day named is Saturday
+    verdict = judge("grandma is staying this thursday and friday, she is coming for the dance show. add it all day",
+                    create(title="Grandma staying", start="2026-03-05", end=end, all_day=True))
+    assert [e.type for e in verdict.errors] == (["date"] if wrong else [])
