@@ -143,6 +143,11 @@ REMARK_BEFORE_RE = re.compile(r"\b(?:busy|crazy|hectic|rough|tough|good|great|ba
                               r"nice|lovely|fun|chaotic|stressful|manic)\s+$", re.I)
 """A week or month remarked on ("Busy week.", "crazy month!"): said of the time being, it names
 no day to read, so it leaves no date word unread."""
+REMARKED_AFTER_RE = re.compile(
+    r"\s+(?:is|was|has\s+been|'s|\u2019s)\s+(?:(?:a|an|so|such\s+a|kind\s+of|pretty|really|totally)\s+)*"
+    r"(?:mess|crazy|busy|nuts|insane|hectic|chaos|chaotic|rough|tough|wild|packed|full|nightmare|zoo|madness|"
+    r"slammed|swamped|bananas)\b", re.I)
+"""After a week or a day: a remark on it ("this week is a mess lol")."""
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+\w+|nxxt\s+\w+|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
@@ -534,6 +539,9 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
         if found.span.strip().casefold() in ("now", "right now") and not re.search(
                 r"\b(?:to|for|at|until|till)\s*$", text[max(0, found.start_index - 8):found.start_index], re.I):
             continue  # "tennis is every thursday now", "it's now at 5": an adverb, not a time
+        if REMARKED_AFTER_RE.match(text, found.end_index) and not found.explicit_zone and \
+                re.fullmatch(r"(?:this|next|last)\s+(?:week|month)|today|tomorrow", found.span.strip(), re.I):
+            continue  # "this week is a mess lol": a remark on the time, not where anything goes
         if any(a < found.end_index and found.start_index < b for a, b in taken):
             # "same time next week", "the day after": the event-relative reading replaces the
             # resolver's reading from now

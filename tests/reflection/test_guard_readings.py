@@ -1068,3 +1068,12 @@ def test_an_all_day_span_past_every_day_the_message_names_is_proven_wrong(end: s
     verdict = judge("grandma is staying this thursday and friday, she is coming for the dance show. add it all day",
                     create(title="Grandma staying", start="2026-03-05", end=end, all_day=True))
     assert [e.type for e in verdict.errors] == (["date"] if wrong else [])
+
+
+@pytest.mark.parametrize("start, end, wrong", [("2026-03-03T13:30:00", "2026-03-03T14:30:00", False),
+                                               ("2026-03-03T14:30:00", "2026-03-03T15:30:00", True)])
+def test_a_remark_on_this_week_is_no_day_to_read(start: str, end: str, wrong: bool) -> None:
+    verdict = judge("um can you push the team lunch to 1:30pm? this week is a mess lol",
+                    update("ev_lunch", start=start, end=end))
+    assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
+    assert wrong or not verdict.llm_needed
