@@ -28,7 +28,13 @@ from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules
 from reflection.findings import Fact
-from reflection.reading.request import EXCEPTION_AFTER_RE, HOLIDAY_WORD_RE, Phrase, says_a_day
+from reflection.reading.request import (
+    END_CLAUSE_RE,
+    EXCEPTION_AFTER_RE,
+    HOLIDAY_WORD_RE,
+    Phrase,
+    says_a_day,
+)
 from reflection.wording import describe_when, relation_to_today, weekday_name
 from tools.calendar.events import Event, EventFieldError, as_date, zone
 
@@ -620,7 +626,8 @@ def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event, start:
     if phrase is not None and not re.search(r"\b(?:end|ends|ending|finish\w*|wrap\w*|over|done|run\w*|"
                                             r"go\w*|last\w*|stay|keep)\b[^.,;!?]{0,12}$",
                                             ctx.reading.text[max(0, phrase.start_index - 25):phrase.start_index],
-                                            re.I):
+                                            re.I) \
+            and not END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", ctx.reading.text[:phrase.start_index])[-1]):
         certain = False
     wanted = " or ".join(f"{e:%H:%M}" for e in ends)
     if certain:

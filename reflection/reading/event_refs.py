@@ -470,10 +470,18 @@ _VERB_NEXT = frozenset("a an the me us in it my our your his her their for them 
 _PLACE_BEFORE = frozenset("at to from get got back".split())
 
 
+_RUN_OVER_NEXT = frozenset("over late long longer short shorter past till until til half an a another extra "
+                           "later earlier".split())
+"""After "run": words that make it the event running on, not a run ("the Home Depot run")."""
+
+
 def _is_verb_use(tok: Token, after: Token | None, before: Token | None) -> bool:
     """"book a table", "call it Swimming", "at home": words that are not names here."""
     if tok.text in ("book", "call", "plan") and (after is None or after.text in _VERB_NEXT):
         return True
+    if tok.text in ("run", "runs", "running", "go", "goes") and after is not None and \
+            (after.text in _RUN_OVER_NEXT or after.text.isdigit()):
+        return True  # "let the garcia dinner run half an hour over": not the "Home Depot run"
     if tok.text == "home" and (before is not None and before.text in _PLACE_BEFORE) and \
             (after is None or not after.text[:1].isalpha() or after.text in STOPWORDS):
         return True
@@ -617,8 +625,10 @@ def evidence_for(key: str, text: str, calendar: Sequence[Event],
     """How much any word of the message (date phrases included) points at this event.
     `elsewhere`: spans of words already known to name another event for sure ("Dentist - Leo":
     its 'dentist' is no evidence for Maya's dentist)."""
-    words = tuple(t.text for t in tokenize(text) if (is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
-                  and not any(a <= t.start < b for a, b in elsewhere))
+    tokens = tokenize(text)
+    words = tuple(t.text for i, t in enumerate(tokens) if (is_content(t.text) or t.text in _DATEISH_TITLE_WORDS)
+                  and not any(a <= t.start < b for a, b in elsewhere)
+                  and not _is_verb_use(t, tokens[i + 1] if i + 1 < len(tokens) else None, tokens[i - 1] if i else None))
     for cand in event_index(calendar, owners).score(words):
         if cand.key == key:
             return cand.score

@@ -414,6 +414,9 @@ END_BEFORE_RE = re.compile(
     r"\b(?:run|runs|running|go|goes|going|last|lasts|stay|keep\s+it)\s+(?:till|until|til|past)\s*$|"
     r"\b(?:till|until|til|untill)\s*$|\bend\s+time\s+(?:to|of|at)?\s*$", re.I)
 """Words before a time that say when an event ends ("make it end at 5:30", "running till 6:30")."""
+END_CLAUSE_RE = re.compile(r"\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?(?:end|finish|wrap\s+up)\s+(?!of\b)"
+                           r"(?:[\w'\u2019-]+\s+){1,5}(?:at|by)\s*$", re.I)
+"""A clause that begins with ending an event, up to a time: "End Leo's dentist appointment at"."""
 PIN_END_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
     r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
@@ -441,7 +444,7 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
         ruled_out = None  # "swim on september 12 is off": the event on that day is, not the day
     if NEGATION_BEFORE_RE.search(before) or ruled_out:
         return "negated"
-    if END_BEFORE_RE.search(before):
+    if END_BEFORE_RE.search(before) or END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", text[:start])[-1]):
         return "end"
     if SOURCE_BEFORE_RE.search(before) and later_targets:
         return "source"

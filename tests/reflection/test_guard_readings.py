@@ -1077,3 +1077,29 @@ def test_a_remark_on_this_week_is_no_day_to_read(start: str, end: str, wrong: bo
                     update("ev_lunch", start=start, end=end))
     assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
     assert wrong or not verdict.llm_needed
+
+
+# -------------------------------------------------------------------- ending an event
+@pytest.mark.parametrize("end, wrong", [("2026-03-05T19:00:00", False), ("2026-03-05T19:30:00", True)])
+def test_a_clause_that_begins_with_end_sets_the_end_at_its_time(end: str, wrong: bool) -> None:
+    verdict = judge("end the dance show at 7pm.", update("ev_show", end=end))
+    assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
+    assert wrong or not verdict.llm_needed
+
+
+DEPOT = ev("ev_depot", "Home Depot run", "2026-03-03T12:00:00-08:00", "2026-03-03T13:00:00-08:00")
+
+
+GARCIAS = ev("ev_garcias", "Dinner with the Garcias", "2026-03-03T18:00:00-08:00", "2026-03-03T20:00:00-08:00")
+
+
+@pytest.mark.parametrize("message, event, end", [
+    ("let the garcia dinner run half an hour over", "ev_garcias", "2026-03-03T20:30:00"),
+    ("end the team lunch 15 minutes early", "ev_lunch", "2026-03-03T12:45:00")])
+def test_run_over_and_early_name_no_event(message: str, event: str, end: str) -> None:
+    # "run" here is the dinner running on, not the "Home Depot run"; "early" is no event's nickname
+    calendar = [*CAL, DEPOT, GARCIAS]
+    right = judge(message, update(event, end=end), calendar=calendar)
+    assert not right.errors and not right.llm_needed
+    wrong = judge(message, update("ev_depot", end=end), calendar=calendar)
+    assert [e.type for e in wrong.errors] == ["event_id"]
