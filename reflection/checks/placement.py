@@ -33,6 +33,9 @@ SOON_RE = re.compile(
     rf"(?:['\u2019]s|\s+is|\s+gets|\s+has)?\s+(?:{ENDED_WORDS})\b", re.I)
 """'as soon as it's over', 'once the game ends', 'the minute school lets out': after the other
 event's end ('as soon as', 'right when', 'the minute': right after it)."""
+ELLIPTIC_RE = re.compile(r"\b(?P<close>right|just|straight|directly|immediately)\s+(?P<dir>after(?:wards?)?|before)"
+                         r"(?=\s*(?:[.?!,;]|$))", re.I)
+"""'book dinner for right after?': right after (or before) the event named before it."""
 PAST_RE = re.compile(r"\b(?:used\s+to|was|were|had|old|original\w*|previous\w*|before\s+it\s+moved|"
                      r"where\s+it\s+is\s+now|currently)\b", re.I)
 DAY_UNIT_BEFORE_RE = re.compile(r"\b(day|night|week)\s*$", re.I)
@@ -74,6 +77,9 @@ def find_relations(text: str) -> list[Relation]:
         days = None if unit is None else (7 if unit[1].casefold() == "week" else 1) * (1 if after else -1)
         out.append(Relation(m.group(0), m.start(), after, bool(m["close"]), amount,
                             edge, (m.start("what"), m.end("what")), what in PRONOUNS, days))
+    for m in ELLIPTIC_RE.finditer(text):
+        out.append(Relation(m.group(0), m.start(), m["dir"].casefold().startswith("after"), True, None, None,
+                            (m.end(), m.end()), True))
     for m in SOON_RE.finditer(text):
         out.append(Relation(m.group(0), m.start(), True, bool(m["close"]), None, "end",
                             (m.start("what"), m.end("what")), m["what"].casefold() in PRONOUNS))

@@ -470,6 +470,11 @@ _VERB_NEXT = frozenset("a an the me us in it my our your his her their for them 
 _PLACE_BEFORE = frozenset("at to from get got back".split())
 
 
+_ASKING_BEFORE = frozenset("and then also to pls please plz you can could lets let's just i we so".split())
+"""Before a verb that begins a request ("can you book", "and book")."""
+_BOOK_NOUNS = frozenset("club clubs group fair sale swap signing reading launch exchange drive night week "
+                        "report fest festival".split())
+"""After "book": words of the kind of event a book is ("Book club", "book fair")."""
 _RUN_OVER_NEXT = frozenset("over late long longer short shorter past till until til half an a another extra "
                            "later earlier".split())
 """After "run": words that make it the event running on, not a run ("the Home Depot run")."""
@@ -479,6 +484,9 @@ def _is_verb_use(tok: Token, after: Token | None, before: Token | None) -> bool:
     """"book a table", "call it Swimming", "at home": words that are not names here."""
     if tok.text in ("book", "call", "plan") and (after is None or after.text in _VERB_NEXT):
         return True
+    if tok.text == "book" and (before is None or before.text in _ASKING_BEFORE) and \
+            (after is None or after.text not in _BOOK_NOUNS):
+        return True  # "...and book photos with grandma": the verb, where a request begins
     if tok.text in ("run", "runs", "running", "go", "goes") and after is not None and \
             (after.text in _RUN_OVER_NEXT or after.text.isdigit()):
         return True  # "let the garcia dinner run half an hour over": not the "Home Depot run"

@@ -473,6 +473,7 @@ ENDED_WORDS = r"over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out"
 """The words that say another event is over ("as soon as it's over", "once the game ends")."""
 OTHER_EVENT_ANCHOR_RE = re.compile(
     r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
+    r"|\b(?:right|just|straight|directly|immediately)\s+(?:after(?:wards?)?|before)(?=\s*(?:[.?!,;]|$))"
     r"|\b(?:before|after|following|ahead\s+of)\s+"
     r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
     r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"

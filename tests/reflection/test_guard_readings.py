@@ -1103,3 +1103,14 @@ def test_run_over_and_early_name_no_event(message: str, event: str, end: str) ->
     assert not right.errors and not right.llm_needed
     wrong = judge(message, update("ev_depot", end=end), calendar=calendar)
     assert [e.type for e in wrong.errors] == ["event_id"]
+
+
+@pytest.mark.parametrize("start, end, wrong", [("2026-03-06T18:30:00", "2026-03-06T19:30:00", False),
+                                               ("2026-03-06T19:00:00", "2026-03-06T20:00:00", True)])
+def test_right_after_at_the_end_of_a_clause_places_it_after_the_event_named_before(start: str, end: str,
+                                                                                   wrong: bool) -> None:
+    # "book photos" books them (not "Book club"); "for right after" is after the concert's new end
+    message = "move the school concert 30 min earlier and book photos with grandma for right after?"
+    concert = update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00")
+    verdict = judge(message, concert, create(title="Photos with Grandma", start=start, end=end))
+    assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
