@@ -13,6 +13,7 @@ from rapidfuzz import fuzz
 from reflection.checks.allowed import Allowed, slots_for
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.checks.dates import unread_date_words
+from reflection.checks.places import HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
 from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, phrase_kind, single_days
 from reflection.wording import describe_day
@@ -45,11 +46,15 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
     """Runs of words that name nothing we hold and could be a nickname for an event (a new name
     after "to"/"as"/"called" is not)."""
     count = 0
+    text = ctx.reading.text  # "at our house", "at HomeGoods": places, not nicknames of events
+    homes = [m.span() for pattern in (HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME)
+             for m in pattern.finditer(text)]
     for ref in ctx.reading.unmatched:
         words = [w for w in ref.words if is_content(w) and w not in _NOISE]
         before = ctx.reading.text[max(0, ref.start - 8):ref.start]
         if words and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I) \
-                and not _GUEST_MOVED_RE.search(ctx.reading.text[max(0, ref.start - 12):ref.end + 6]):
+                and not _GUEST_MOVED_RE.search(ctx.reading.text[max(0, ref.start - 12):ref.end + 6]) \
+                and not any(a <= ref.start < b for a, b in homes):
             count += 1
     return count
 

@@ -1114,3 +1114,10 @@ def test_right_after_at_the_end_of_a_clause_places_it_after_the_event_named_befo
     concert = update("ev_concert", start="2026-03-06T17:30:00", end="2026-03-06T18:30:00")
     verdict = judge(message, concert, create(title="Photos with Grandma", start=start, end=end))
     assert [e.type for e in verdict.errors] == (["time"] if wrong else [])
+
+
+@pytest.mark.parametrize("message, place", [("let's do the team lunch at our house instead", "1 Elm St"),
+                                            ("let's do the team lunch at HomeGoods instead", "HomeGoods, 5 Main St")])
+def test_a_place_said_is_no_nickname_for_the_event_changed_instead(message: str, place: str) -> None:
+    wrong = judge(message, update("ev_dinner", location=place))
+    assert [e.type for e in wrong.errors] == ["event_id"]
