@@ -207,8 +207,8 @@ def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str
     if write.input.get("description"):
         acts.append(("describe", [str(write.input["description"])]))
     location = write.input.get("location")
-    if location and (write.kind == "create" or ctx.event(write.event_id) is None
-                     or str(location) != (ctx.event(write.event_id).location or "")):  # type: ignore[union-attr]
+    had = ctx.event(write.event_id) if write.kind == "update" else None
+    if location and str(location) != (had.location or "" if had is not None else ""):
         acts.append(("locate", [str(location)]))
     filed = _filed_elsewhere(ctx, write)
     if filed:
