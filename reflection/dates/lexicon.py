@@ -182,6 +182,9 @@ CITIES: dict[str, str] = {
     "gold coast": "Australia/Brisbane", "christchurch": "Pacific/Auckland", "fiji": "Pacific/Fiji",
 }
 ZONES.update(CITIES)
+# short names read only before "time" ("2:45 pm LA time"): alone they are too often other words
+ZONE_TIME_ONLY: dict[str, str] = {"la": "America/Los_Angeles", "sf": "America/Los_Angeles"}
+ZONES.update(ZONE_TIME_ONLY)
 
 # zone words that stand alone after a time (abbreviations and the US regions); cities need "time"
 ZONE_ALONE = ["eastern", "central", "mountain", "pacific", "et", "est", "edt", "ct", "cst", "cdt",

@@ -18,6 +18,7 @@ from reflection.dates.lexicon import (
     WEEKDAY_RE,
     ZONE_ALONE,
     ZONE_CITY,
+    ZONE_TIME_ONLY,
     ZONES,
     in_greeting,
     words_to_int,
@@ -72,7 +73,8 @@ _Z_CITY = "|".join(re.escape(c) for c in ZONE_CITY)
 P_ZONE = rx(rf"\b(?:(?P<a>{_Z_ALONE})\b(?:\s+time\b)?|(?P<c>{_Z_CITY})\s+time\b|(?P<poss>her|his|their)\s+time\b"
             rf"|(?P<iana>(?-i:[A-Z][A-Za-z_]+/[A-Z][A-Za-z_]+(?:/[A-Za-z_]+)?)))")
 P_BADZONE = rx(r"\b(?P<w>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+time|[A-Z]{2,4}T)\b", 0)
-_CITIES = "|".join(re.escape(c) for c in sorted(ZONES, key=len, reverse=True) if c not in ZONE_ALONE)
+_CITIES = "|".join(re.escape(c) for c in sorted(ZONES, key=len, reverse=True)
+                   if c not in ZONE_ALONE and c not in ZONE_TIME_ONLY)
 P_CITY = rx(rf"\b(?P<c>{_CITIES})\b")
 _MINUTES_WORD = rx(r"minutes?")
 _O_PREFIX = rx(r"^o[\s-]")

@@ -216,7 +216,7 @@ def _cities_after_times(text: str, resolution: Resolution) -> list[str]:
             continue
         words = match.group(1)
         for city in ZONE_CITY:
-            if words.startswith(city) and not re.match(rf"{re.escape(city)}\s+time\b", words):
+            if re.match(rf"{re.escape(city)}\b", words) and not re.match(rf"{re.escape(city)}\s+time\b", words):
                 out.append(text[expr.start_index:expr.end_index + 1 + len(match.group(0))].strip())
                 break
     return out

@@ -147,3 +147,20 @@ def test_a_reminder_said_by_its_amount_is_proven_when_none_is_written() -> None:
     verdict = judge("add a 30 min reminder to the vet appt too",
                     {"name": "update_calendar_event", "input": {"event_id": "ev_v", "reminders": []}}, calendar=[vet])
     assert [f.type for f in verdict.findings if f.severity == "error"] == ["reminder"]
+
+
+@pytest.mark.parametrize("start, end, wrong", [("2026-12-05T14:00:00", "2026-12-05T15:00:00", False),
+                                               ("2026-12-05T12:00:00", "2026-12-05T13:00:00", True)])
+def test_la_time_is_the_los_angeles_clock(start: str, end: str, wrong: bool) -> None:
+    # said in Chicago on Monday 2026-11-30: Saturday noon in Los Angeles is 14:00 here
+    verdict = judge("add a call with grandpa this saturday at 12pm LA time",
+                    create(title="Call with Grandpa", start=start, end=end))
+    assert [f.type for f in verdict.findings if f.severity == "error"] == (["timezone"] if wrong else [])
+
+
+def test_a_word_after_a_time_that_begins_like_a_city_is_not_one() -> None:
+    # "lands" begins like "la": it is no city after "11:10am", so nothing is left unread
+    verdict = judge("flight to denver thursday 11:10am, lands 12:35pm denver time",
+                    create(title="Flight to Denver", start="2026-12-03T11:10:00", end="2026-12-03T12:35:00",
+                           end_timezone="America/Denver", timezone=CHICAGO))
+    assert verdict.valid and not verdict.llm_needed
