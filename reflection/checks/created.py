@@ -114,8 +114,9 @@ def check_created_titles(ctx: CheckContext) -> None:
                           f"leaves out {', '.join(repr(m) for m in missing)}", f"title it '{quoted}'", quoted,
                           proof={"title_given": quoted, "title_written": title, "missing": missing})
                 continue
-        proof = _other_person(ctx.reading.text, title, people | _named_in(title)) or \
-            _other_for_with(ctx.reading.text, title, people)
+        in_title = _named_in(title) | _named_in_title(title.strip())  # "Dentist - Leo" names Leo
+        proof = _other_person(ctx.reading.text, title, people | in_title) or \
+            _other_for_with(ctx.reading.text, title, people | in_title)
         if proof is not None:
             ctx.error(write, "other", f"the message asks for {proof['owner'].title()}'s {proof['thing']}; the "
                       f"call's title '{title}' names {proof['named'].title()} instead",
@@ -195,7 +196,8 @@ def _other_person(text: str, title: str, people: set[str]) -> dict[str, Any] | N
         others = sorted(named_in_title - {owner})
         # "ollie and zara's swim lessons": every name said just before the possessive counts
         before = set(_words(text[max(0, match.start() - 30):match.start()]))
-        others = [o for o in others if o not in before]
+        within = {w.removesuffix("'s") for w in _words(match.group(0))}  # "leo's and maya's lessons"
+        others = [o for o in others if o not in before and o not in within]
         if others:
             return {"owner": owner, "thing": " ".join(thing), "named": others[0], "title": title}
     return None

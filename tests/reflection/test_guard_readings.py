@@ -1121,3 +1121,18 @@ def test_right_after_at_the_end_of_a_clause_places_it_after_the_event_named_befo
 def test_a_place_said_is_no_nickname_for_the_event_changed_instead(message: str, place: str) -> None:
     wrong = judge(message, update("ev_dinner", location=place))
     assert [e.type for e in wrong.errors] == ["event_id"]
+
+
+# -------------------------------------------------------------------- whose a created event is
+@pytest.mark.parametrize("title, wrong", [("Dentist - Maya", False), ("Dentist - Leo", True)])
+def test_a_created_title_naming_someone_else_after_a_dash_is_proven_wrong(title: str, wrong: bool) -> None:
+    verdict = judge("we have maya's dentist appointment on thursday at 4:45pm, can you add it?",
+                    create(title=title, start="2026-03-05T16:45:00", end="2026-03-05T17:45:00"))
+    assert [e.type for e in verdict.errors] == (["other"] if wrong else [])
+
+
+def test_two_peoples_things_said_together_are_each_ones_own() -> None:
+    verdict = judge("add leo's and maya's makeup piano lessons thursday at 4pm",
+                    create(title="Makeup piano - Leo", start="2026-03-05T16:00:00", end="2026-03-05T17:00:00"),
+                    create(title="Makeup piano - Maya", start="2026-03-05T16:00:00", end="2026-03-05T17:00:00"))
+    assert not [e for e in verdict.errors if e.type == "other"]
