@@ -365,7 +365,10 @@ def _range_readings(phrases: list[Phrase]) -> list[tuple[str, set[date]]]:
 
 def check_all_day_spans(ctx: CheckContext) -> None:
     """An all-day create's days against what was asked: 'a 3-day trip' is three days; a span
-    reaching past every day the bound phrases can mean is an error."""
+    reaching past every day the bound phrases can mean is an error. A day word the policy does
+    not read ("the friday before thanksgiving") leaves the days open."""
+    from reflection.checks.dates import unread_date_words  # dates imports this module
+
     for write in ctx.writes:
         if write.kind != "create" or write.failed or ctx.is_flagged(write):
             continue
@@ -396,13 +399,14 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                                ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)
         # the only write of a message naming no event: every day it names is this event's
         certain = binding.certain or (len(ctx.writes) == 1 and not ctx.reading.mentions)
-        if not allowed or not certain or open_ended:
+        if not allowed or not certain or open_ended or unread_date_words(ctx):
             if not open_ended and _past_every_day_said(ctx, write, written):
                 continue
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
             continue
-        named = single_days(binding.phrases) if certain and len(ctx.writes) == 1 else set()
+        days_said = [p for p in binding.phrases if p.expression is None or p.expression.kind != "time"]
+        named = single_days(days_said) if certain and len(ctx.writes) == 1 else set()  # "8am" names no day
         left_out = sorted(named - written)
         if left_out:
             ctx.error(write, "date", f"the all-day event leaves out {left_out[0].isoformat()}, a day the message "

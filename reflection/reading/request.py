@@ -444,6 +444,8 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
         ruled_out = None  # "swim on september 12 is off": the event on that day is, not the day
     if NEGATION_BEFORE_RE.search(before) or ruled_out:
         return "negated"
+    if SAME_AS_BEFORE_RE.search(before) or OTHERS_STATE_BEFORE_RE.search(before):
+        return "current"
     if END_BEFORE_RE.search(before) or END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", text[:start])[-1]):
         return "end"
     if SOURCE_BEFORE_RE.search(before) and later_targets:
@@ -531,6 +533,17 @@ END_OF_DAY_RE = re.compile(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|today|
 some day, most likely the show's own, not 23:59 today as a deadline reads it. Left unread."""
 
 
+AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:the\s+)?(?:mon|tues|wednes|thurs|fri|"
+                               rf"satur|sun)day)\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
+""""the day after christmas", "the friday before thanksgiving": CONTRACT 4 reads no holiday, so
+the day counted from one is left unread (not the holiday itself)."""
+SAME_AS_BEFORE_RE = re.compile(r"\bsame\s+(?:\w+\s+)?as\s+(?:on\s+)?$", re.I)
+"""Before a day: "same as last week's" tells which event to copy, not where it goes."""
+OTHERS_STATE_BEFORE_RE = re.compile(r"\b(?!(?:we|i|you)\b)[a-z]+\s+(?:has|had|got)\s+(?:an?|his|her|their)\s+"
+                                    r"[a-z]+(?:\s+[a-z]+)?\s+(?:at|on)\s+$", re.I)
+"""Before a time: "leo has a test at 3", a reason told of someone's other plans, not a change."""
+
+
 def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
              relatives: list[DayRelative]) -> list[Phrase]:
     taken: list[tuple[int, int]] = [(r.start_index, r.end_index) for r in relatives]
@@ -562,7 +575,25 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
                                  text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
                        for x in raw[i + 1:])
         out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
-    return _current_state(text, out)
+    return _spans_of_two(text, _current_state(text, out))
+
+
+SPAN_JOIN_RE = re.compile(r"\s*(?:to|till|until|til|-|\u2013)\s*$", re.I)
+
+
+def _spans_of_two(text: str, phrases: list[Phrase]) -> list[Phrase]:
+    """"sat 7pm to sun 10am": a day and time, "to", another day and time, with no word between
+    them, are where one event starts and ends; the first is the start asked, the second its end
+    (not a move from one to the other)."""
+    out = list(phrases)
+    for i in range(len(out) - 1):
+        first, second = out[i], out[i + 1]
+        if first.expression is None or second.expression is None or first.role == "negated" \
+                or first.expression.kind != "datetime" or second.expression.kind != "datetime" \
+                or not SPAN_JOIN_RE.fullmatch(text[first.end_index:second.start_index]):
+            continue
+        out[i], out[i + 1] = replace(first, role="target"), replace(second, role="end")
+    return out
 
 
 def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolution: Resolution) -> list[str]:
@@ -586,6 +617,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in UNITLESS_SHIFT_RE.finditer(text)]
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
+    out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
