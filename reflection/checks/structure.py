@@ -323,6 +323,34 @@ def check_create_vs_move(ctx: CheckContext) -> None:
                 break
         else:
             _moved_by_create(ctx, write, title, touched)
+    for write in ctx.writes:
+        if write.kind == "update" and not write.failed and not ctx.is_flagged(write) and "start" in write.input:
+            _copy_moved(ctx, write)
+
+
+COPY_RE = re.compile(r"\b(?:copy|copied|duplicate|clone|repeat)\b", re.I)
+"""Words asking for the same event again: the one there stays where it is."""
+
+
+def _copy_moved(ctx: CheckContext, write: WriteCall) -> None:
+    """"copy dinner w the patels to next friday too" done by moving the dinner: a copy leaves the
+    original where it is, so moving it away contradicts every reading (the message names that
+    event for sure, asks for a copy in that clause, and deletes nothing)."""
+    key = ctx.series_key(write.event_id)
+    for mention in ctx.reading.mentions:
+        if not mention.certain or mention.ref.best != key:
+            continue
+        clause = ctx.reading.text[mention.clause[0]:mention.clause[1]]
+        if COPY_RE.search(clause) and not DELETE_RE.search(clause) and not MOVE_WORD_RE.search(clause):
+            title = _title(ctx, write)
+            ctx.error(write, "other", f"the person asked for a copy of '{title}'; the call moves it and leaves "
+                      "none where it was", f"create a new '{title}' and leave the old one", None,
+                      proof={"copy_asked": True, "moved": write.event_id})
+            return
+
+
+MOVE_WORD_RE = re.compile(r"\b(?:move|moved|moving|reschedul\w*|push|shift|instead)\b", re.I)
+"""Words that ask the event itself to go elsewhere ("copy the notes and move the meeting")."""
 
 
 def _moved_by_create(ctx: CheckContext, write: WriteCall, title: str, touched: set[str]) -> None:

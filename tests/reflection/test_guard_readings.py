@@ -1179,3 +1179,11 @@ def test_a_time_said_of_another_thing_names_no_day_for_an_all_day_event() -> Non
     verdict = judge("my boss moved standup to 8am. put grandma's visit on the calendar for the 9th, all day",
                     create(title="Grandma's visit", start="2026-03-09", end="2026-03-10", all_day=True))
     assert not verdict.errors
+
+
+def test_a_copy_asked_and_the_event_moved_instead_is_proven_wrong() -> None:
+    message = "copy the family dinner to next friday too"
+    moved = judge(message, update("ev_dinner", start="2026-03-13T19:30:00", end="2026-03-13T21:00:00"))
+    assert [e.type for e in moved.errors] == ["other"]
+    copied = judge(message, create(title="Family dinner", start="2026-03-13T19:30:00", end="2026-03-13T21:00:00"))
+    assert not [e for e in copied.errors if e.type == "other"]
