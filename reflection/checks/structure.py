@@ -456,6 +456,23 @@ def _singled_day_missed(ctx: CheckContext, write: WriteCall, master: Event, ment
     return True
 
 
+def check_held_back(ctx: CheckContext) -> None:
+    """"don't move piano, move swim to 5" moving piano: the change the person said not to make
+    to an event they name for sure (and name nowhere else) is proven wrong."""
+    for write in ctx.writes:
+        if write.kind == "create" or write.failed or ctx.is_flagged(write):
+            continue
+        mentions = ctx.reading.mentions_of(ctx.series_key(write.event_id))
+        if not mentions or not all(m.held is not None and m.certain for m in mentions):
+            continue
+        held = mentions[0].held
+        moved = write.kind == "update" and bool({"start", "end"} & write.input.keys())
+        if (held == "delete" and write.kind == "delete") or (held == "move" and moved) or held == "change":
+            title = _title(ctx, write)
+            ctx.error(write, "other", f"the person said not to {held} '{title}'; the call {_verb(write)} it",
+                      f"leave '{title}' as it was", None, proof={"held_back": held})
+
+
 def _whole_for_one(ctx: CheckContext, write: WriteCall, master: Event, key: str) -> None:
     ctx.error(write, "event_id", f"one occurrence of '{master.title}' was asked; the call "
               f"{_verb(write)} the whole series", "change only that occurrence (its instance id"
@@ -608,8 +625,9 @@ def _target_days(ctx: CheckContext) -> set[date]:
 def check_half_done(ctx: CheckContext) -> None:
     """Every event of a list ("move A, B and C to Thursday") or a swap was changed."""
     reading = ctx.reading
-    listed = _listed(ctx)
-    own = [m for m in reading.mentions if m.targets and ("move" in m.verbs or "delete" in m.verbs)]
+    listed = [m for m in _listed(ctx) if m.held is None]  # "don't move piano, move swim": not a list
+    own = [m for m in reading.mentions if m.targets and ("move" in m.verbs or "delete" in m.verbs)
+           and m.held is None]
     if len({id(m) for m in own}) >= 2 and len(own) == len(reading.mentions):
         listed = own
     if not listed:

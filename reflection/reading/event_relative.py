@@ -120,6 +120,15 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+REPEATS_RE = re.compile(r"\b(?:every|each|weekly|monthly|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I)
+"""A message that asks for a repeating event: an amount of weeks in it counts the occurrences."""
+
+
+def unit_of(match: re.Match[str]) -> str:
+    """The unit an amount was said in ("10 weeks": "weeks")."""
+    return (match.group("du") or match.group("wu") or "").casefold()
+
+
 MAKE_NAMED_RE = re.compile(r"\bmake(?:\s+(?!(?:instead|rather|than|not|of|from|to|it)\b)[a-z'\u2019]+){2,5}\s*$", re.I)
 """Before an amount, "make" and the event's name: "make the rehearsal an hour and a half"."""
 NOT_A_LENGTH_AFTER_RE = re.compile(r"\s*(?:after|before|past|from|into|ahead|early|late|of|on|at|in)\b", re.I)
@@ -165,6 +174,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
                                                                  r"session|slot)\b", after, re.I)) \
             or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I)) \
             or bool(MAKE_NAMED_RE.search(part) and not NOT_A_LENGTH_AFTER_RE.match(after))
+        if is_length and unit_of(match) in ("week", "weeks", "month", "months") and REPEATS_RE.search(text):
+            continue  # "futsal wednesdays 5:30pm for 10 weeks": how many times, not how long each
         local_near = part + " " + after[:30]
         by_amount = re.search(r"\bby\s*$", before, re.I)
         if is_length and not (LATER_RE.search(local_near) or EARLIER_RE.search(local_near)):

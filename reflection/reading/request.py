@@ -255,6 +255,8 @@ class Mention:
     phrases: list[Phrase] = field(default_factory=list)
     lengths: list[Length] = field(default_factory=list)
     clause: tuple[int, int] = (0, 0)
+    held: str | None = None
+    """The change the person says not to make to it ("don't move piano": "move"), or None."""
     singled: tuple[int, int] | None = None
     """Where the day is that picks it out by "just"/"only" (`only_on_one_day`): one occurrence,
     the one on that day, not the series, even where the clause's words leave the scope open."""
@@ -394,6 +396,23 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
     if not said_only or day is None or FOLLOWING_RE.search(text) or SERIES_RE.search(text):
         return None
     return day.span()
+
+
+HELD_BACK_RE = re.compile(r"\b(?:don['\u2019]?t|do\s+not|never)\s+(?P<verb>move|change|touch|shift|push|reschedule|"
+                          r"cancel|delete|remove)\s+(?:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?", re.I)
+
+
+def held_back(text: str, start: int, end: int) -> str | None:
+    """"don't move piano": the change said not to be made to the event named at `text[start:end]`
+    (the words of its name may begin with them: "dont" is no stop word)."""
+    window = text[max(0, start - 40):end]
+    found = [m for m in HELD_BACK_RE.finditer(window) if m.end() < len(window)
+             and (m.end() >= len(window) - (end - start) or not window[m.end():len(window) - (end - start)].strip())]
+    if not found:
+        return None
+    match = found[-1]
+    verb = match["verb"].casefold()
+    return "delete" if verb in ("cancel", "delete", "remove") else "change" if verb in ("change", "touch") else "move"
 
 
 @lru_cache(maxsize=256)
@@ -891,7 +910,8 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
         mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause,
-                                singled=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"})))
+                                singled=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"}),
+                                held=held_back(text, ref.start, ref.end)))
     _own_verbs(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:

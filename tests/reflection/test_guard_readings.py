@@ -1187,3 +1187,25 @@ def test_a_copy_asked_and_the_event_moved_instead_is_proven_wrong() -> None:
     assert [e.type for e in moved.errors] == ["other"]
     copied = judge(message, create(title="Family dinner", start="2026-03-13T19:30:00", end="2026-03-13T21:00:00"))
     assert not [e for e in copied.errors if e.type == "other"]
+
+
+# -------------------------------------------------------------------- the fourteenth held-out corpus's kinds
+SWIM_TUE = ev("ev_tswim", "Mateo tennis lesson", "2026-03-03T16:00:00-08:00", "2026-03-03T16:45:00-08:00")
+PIANO_TUE = ev("ev_piano", "Lily piano", "2026-01-06T16:00:00-08:00", "2026-01-06T16:45:00-08:00",
+               recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU"])
+
+
+@pytest.mark.parametrize("message", ["don't move piano, move tennis to 5", "dont move piano, move tennis to 5"])
+def test_an_event_said_not_to_move_is_neither_listed_nor_to_be_moved(message: str) -> None:
+    calendar = [*CAL, SWIM_TUE, PIANO_TUE]
+    swim = update("ev_tswim", start="2026-03-03T17:00:00", end="2026-03-03T17:45:00")
+    assert not judge(message, swim, calendar=calendar).errors
+    piano = update("ev_piano_20260304T000000Z", start="2026-03-03T17:00:00", end="2026-03-03T17:45:00")
+    assert [e.type for e in judge(message, swim, piano, calendar=calendar).errors] == ["other"]
+
+
+def test_weeks_for_a_repeating_event_count_its_occurrences_not_its_length() -> None:
+    verdict = judge("futsal wednesdays 5:30pm for 10 weeks, first one this wednesday",
+                    create(title="Futsal", start="2026-03-04T17:30:00", end="2026-03-04T18:30:00",
+                           recurrence=["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=10"]))
+    assert not verdict.errors
