@@ -766,6 +766,11 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
     for write in ctx.writes:
         written = write.written("recurrence")
+        if write.kind == "create" and not write.failed and not written and \
+                any(e.recurrence for e in ctx.resolution.expressions):
+            # "add our wedding anniversary, aug 8, every year" written once: the repeat may have
+            # been only told ("we go every year"), so it is for judgement, never verified
+            ctx.unsure(write, "the message says it repeats and the call writes no repeat rule")
         if write.failed or not written:
             continue
         said = [e for e in ctx.resolution.expressions if e.recurrence]

@@ -1209,3 +1209,9 @@ def test_weeks_for_a_repeating_event_count_its_occurrences_not_its_length() -> N
                     create(title="Futsal", start="2026-03-04T17:30:00", end="2026-03-04T18:30:00",
                            recurrence=["RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=10"]))
     assert not verdict.errors
+
+
+def test_a_repeat_said_and_none_written_is_never_verified() -> None:
+    verdict = judge("add our wedding anniversary, aug 8, every year",
+                    create(title="Wedding anniversary", start="2026-08-08", end="2026-08-09", all_day=True))
+    assert verdict.valid and verdict.llm_needed
