@@ -557,7 +557,7 @@ def _judge_end(ctx: CheckContext, write: WriteCall, current: Event | None, start
         return
     if _check_range_end(ctx, write, start, end) is not None:
         return
-    if current is not None and _check_end_words(ctx, write, current, start, end) is not None:
+    if _check_end_words(ctx, write, current, start, end) is not None:
         return
     mentions = ctx.mentions_for(write.event_id)
     length_asked = any(m.lengths for m in mentions) if mentions else bool(ctx.reading.lengths)
@@ -578,7 +578,7 @@ def _end_phrases(ctx: CheckContext, write: WriteCall) -> list[Phrase]:
     return []
 
 
-def _end_readings(ctx: CheckContext, write: WriteCall, current: Event, start: datetime
+def _end_readings(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime
                   ) -> tuple[list[datetime], str] | None:
     """Every end the person's words allow for this write, and the words; None when they say
     nothing about its end."""
@@ -596,6 +596,8 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event, start: da
             ends.append(at if at > start else at + timedelta(days=1))
         if ends:
             return ends, phrase.text
+    if current is None:  # a new event: only an end time said holds its end
+        return None
     end_shifts = [p for p in bound if p.shift is not None and p.shift.part == "end"]
     if end_shifts:
         shift = end_shifts[0].shift
@@ -608,7 +610,7 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event, start: da
     return None
 
 
-def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event, start: datetime,
+def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,
                      end: datetime) -> bool | None:
     """The end against what the person said of it: an end time, an end-only shift, a pinned end.
     True when it matches, False when flagged, None when the words say nothing of the end."""

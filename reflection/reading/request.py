@@ -594,7 +594,22 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
                                  text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
                        for x in raw[i + 1:])
         out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
-    return _spans_of_two(text, _current_state(text, out))
+    return _landing_ends(text, _spans_of_two(text, _current_state(text, out)))
+
+
+LANDS_BEFORE_RE = re.compile(r"\b(?:lands?|landing|arrives?|arriving|gets\s+in)\s+(?:at\s+)?$", re.I)
+
+
+def _landing_ends(text: str, phrases: list[Phrase]) -> list[Phrase]:
+    """"our flight is friday 9:05am, lands 5:50pm tokyo time": after a time said before it, the
+    time it lands is where the event ends, not where it starts. Said alone ("grandma's flight
+    landing wed 4:10pm") the landing may be the event itself, and its role stays."""
+    out = list(phrases)
+    for i, phrase in enumerate(out):
+        if i and phrase.role != "negated" and any(p.expression is not None for p in out[:i]) and \
+                LANDS_BEFORE_RE.search(text[max(0, phrase.start_index - 20):phrase.start_index]):
+            out[i] = replace(phrase, role="end")
+    return out
 
 
 SPAN_JOIN_RE = re.compile(r"\s*(?:to|till|until|til|-|\u2013)\s*$", re.I)

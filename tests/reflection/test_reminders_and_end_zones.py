@@ -164,3 +164,22 @@ def test_a_word_after_a_time_that_begins_like_a_city_is_not_one() -> None:
                     create(title="Flight to Denver", start="2026-12-03T11:10:00", end="2026-12-03T12:35:00",
                            end_timezone="America/Denver", timezone=CHICAGO))
     assert verdict.valid and not verdict.llm_needed
+
+
+@pytest.mark.parametrize("end", ["2026-12-05T17:50:00+09:00", "2026-12-05T17:50:00+08:00"])
+def test_the_time_a_flight_lands_after_its_start_is_its_end_not_its_start(end: str) -> None:
+    # the start is 9:05 here; "lands 5:50pm tokyo time" is where it ends: no error on the start,
+    # and an end off Tokyo's clock is never verified
+    verdict = judge("our flight to tokyo is friday 9:05am, lands 5:50pm tokyo time, add it",
+                    create(title="Flight to Tokyo", start="2026-12-04T09:05:00", end=end,
+                           end_timezone="Asia/Tokyo"))
+    assert not [f for f in verdict.findings if f.severity == "error"] and verdict.llm_needed
+
+
+@pytest.mark.parametrize("end, verified", [("2026-12-05T07:05:00+00:00", True), ("2026-12-05T07:05:00+01:00", False)])
+def test_a_new_events_end_said_on_a_citys_clock_is_held_to_it(end: str, verified: bool) -> None:
+    # London keeps GMT in December: 07:05 there is +00:00; +01:00 is an hour early and never verified
+    verdict = judge("flight to london friday 6:30pm, lands 7:05am london time saturday",
+                    create(title="Flight to London", start="2026-12-04T18:30:00", end=end,
+                           end_timezone="Europe/London"))
+    assert verdict.valid and verdict.llm_needed is not verified
