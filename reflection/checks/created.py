@@ -302,10 +302,9 @@ def _past_every_day_said(ctx: CheckContext, write: WriteCall, written: set[date]
     """The only write, an all-day create, covering a day that no phrase of the message names at
     all ("grandma's staying this thursday and friday" written thursday to saturday): whichever
     phrase is its own, that day was not asked (reported: True). Every phrase's days are allowed,
-    so one that only tells of another event widens what stands, never what is proven."""
-    from reflection.checks.dates import unread_date_words  # dates imports this module
-
-    if len(ctx.writes) != 1 or unread_date_words(ctx):
+    so one that only tells of another event widens what stands, never what is proven (the caller
+    has ruled out unread day words, which leave every day open)."""
+    if len(ctx.writes) != 1:
         return False
     said: set[date] = set()
     for phrase in ctx.reading.phrases:
@@ -399,8 +398,9 @@ def check_all_day_spans(ctx: CheckContext) -> None:
                                ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)
         # the only write of a message naming no event: every day it names is this event's
         certain = binding.certain or (len(ctx.writes) == 1 and not ctx.reading.mentions)
-        if not allowed or not certain or open_ended or unread_date_words(ctx):
-            if not open_ended and _past_every_day_said(ctx, write, written):
+        unread = not open_ended and bool(unread_date_words(ctx))  # read once: it may read the window
+        if not allowed or not certain or open_ended or unread:
+            if not open_ended and not unread and _past_every_day_said(ctx, write, written):
                 continue
             if days > 1:
                 ctx.unsure(write, "how many days the all-day event spans was not said")
