@@ -610,6 +610,11 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event | None, st
     return None
 
 
+END_VERBS = r"end|ends|ending|finish\w*|wrap\w*|over|done|run\w*|go\w*|last\w*|stay|keep"
+"""Words before an end time that make it this event's end ("end at", "run till", "stay until"):
+a bare "until 7" may be about something else ("he has futsal until 7")."""
+
+
 def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event | None, start: datetime,
                      end: datetime) -> bool | None:
     """The end against what the person said of it: an end time, an end-only shift, a pinned end.
@@ -622,11 +627,13 @@ def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event | None,
         return True
     certain = bind(ctx, write).certain or (len(ctx.mentions_for(write.event_id)) == 1
                                             and ctx.mentions_for(write.event_id)[0].certain)
-    # a bare "until 7" may be about something else ("he has futsal until 7"): only an end verb
-    # ("end at", "finish by", "run till") proves what the person wants of this event's end
+    # only an end verb proves what the person wants of this event's end (`END_VERBS`); "lands
+    # 7:05am" and "arrives" do only with the zone said: a landing time is often the
+    # destination's clock ("lands 2:05pm sat" at Heathrow, flown from San Francisco)
     phrase = next((p for p in _end_phrases(ctx, write) if p.text == words), None)
-    if phrase is not None and not re.search(r"\b(?:end|ends|ending|finish\w*|wrap\w*|over|done|run\w*|"
-                                            r"go\w*|last\w*|stay|keep)\b[^.,;!?]{0,12}$",
+    verbs = END_VERBS + (r"|land\w*|arriv\w*" if phrase is not None and phrase.expression is not None
+                         and phrase.expression.explicit_zone else "")
+    if phrase is not None and not re.search(rf"\b(?:{verbs})\b[^.,;!?]{{0,12}}$",
                                             ctx.reading.text[max(0, phrase.start_index - 25):phrase.start_index],
                                             re.I) \
             and not END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", ctx.reading.text[:phrase.start_index])[-1]):
