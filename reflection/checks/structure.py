@@ -59,6 +59,24 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
     return count
 
 
+_NUMBERS = {"two": 2, "2": 2, "both": 2, "three": 3, "3": 3, "four": 4, "4": 4}
+COUNTED_RE = re.compile(r"\b(?:both|(?:the|these|those|all)\s+(?:two|2|three|3|four|4)\b|"
+                        r"(?P<n>two|2|three|3|four|4)\s+(?:[\w'\u2019]+\s+){0,2}?"
+                        r"(?:things|events|entries|ones|appts|appointments|meetings|bookings|"
+                        r"dinners|lunches|calls|plans|items)\b)", re.I)
+""""merge the two dinner things", "both appointments", "2 entries": the message counts the events
+it means, whatever their titles say ("Dîner avec Tom" is one of the two dinners)."""
+
+
+def _counted(text: str) -> int:
+    """The most events the message counts out (0: none counted)."""
+    most = 0
+    for match in COUNTED_RE.finditer(text):
+        word = match["n"] or next(w for w in re.findall(r"[\w]+", match.group(0).casefold()) if w in _NUMBERS)
+        most = max(most, _NUMBERS[word.casefold()])
+    return most
+
+
 def check_unreferenced(ctx: CheckContext) -> None:
     """An event changed or deleted that no part of the message refers to."""
     reading = ctx.reading
@@ -84,6 +102,11 @@ def check_unreferenced(ctx: CheckContext) -> None:
             continue
         unnamed.setdefault(key, []).append(write)
     if not unnamed:
+        return
+    if _counted(reading.text) > len({key for _, _, key in sure}):
+        for writes in unnamed.values():
+            for write in writes:
+                ctx.unsure(write, "the message counts more events than it names")
         return
     if len(unnamed) <= _noisy_unmatched(ctx) and not _deletes_swapped(ctx, unnamed):
         for writes in unnamed.values():
@@ -518,9 +541,10 @@ def _series_scope_proven(ctx: CheckContext, master: Event, said: str) -> bool:
 
 
 def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> bool:
-    """The occurrence's own day is a day one of its mention's phrases names."""
+    """The occurrence's own day is a day one of its mention's phrases names, and no date word is
+    left unread ("the last practice before christmas" names christmas, not the practice's day)."""
     original = ctx.original_start(write.event_id, master)
-    if original is None:
+    if original is None or unread_date_words(ctx):
         return False
     day = as_date(ctx.local(original))
     allowed = Allowed()

@@ -556,6 +556,13 @@ AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:
                                rf"satur|sun)day)\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
 """"the day after christmas", "the friday before thanksgiving": CONTRACT 4 reads no holiday, so
 the day counted from one is left unread (not the holiday itself)."""
+DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
+COUNTED_FROM_BEFORE_RE = re.compile(r"\b(?:days?|nights?|weeks?|weekends?|months?|(?:mon|tues|wednes|thurs|fri|"
+                                    r"satur|sun)days?)\s+(?:before|after)\s+(?:the\s+)?$", re.I)
+""""the last practice before christmas", "the first game after the 10th", "done by friday": a day
+that bounds where the event lies, not the day it is on; CONTRACT 4 reads no such bound, so the
+day is left unread ("the day after" and "the friday before" count from a day: a reading of their
+own, `AROUND_HOLIDAY_RE`)."""
 SAME_AS_BEFORE_RE = re.compile(r"\bsame\s+(?:\w+\s+)?as\s+(?:on\s+)?$", re.I)
 """Before a day: "same as last week's" tells which event to copy, not where it goes."""
 OTHERS_STATE_BEFORE_RE = re.compile(r"\b(?!(?:we|i|you)\b)[a-z]+\s+(?:has|had|got)\s+(?:an?|his|her|their)\s+"
@@ -652,6 +659,11 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
     out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
+    for expr in resolution.expressions:  # with its bound word: "christmas" alone may be a title's
+        bound = DAY_BOUND_BEFORE_RE.search(text, max(0, expr.start_index - 14), expr.start_index)
+        if bound and expr.kind in ("date", "datetime") and \
+                not COUNTED_FROM_BEFORE_RE.search(text[max(0, expr.start_index - 30):expr.start_index]):
+            out.append(text[bound.start():expr.end_index])
     out += [m.group(0) for m in SPAN_FROM_DAY_RE.finditer(text)]
     out += misspelt_weekdays(text)
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]

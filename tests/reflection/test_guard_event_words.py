@@ -184,3 +184,27 @@ def test_a_clock_time_alone_names_the_event_it_cancels(message: str) -> None:
 
     assert [f.type for f in judged("ev_ins").errors] == ["event_id"]
     assert not [f for f in judged("ev_phy").errors if f.type == "event_id"]
+
+
+DINNERS = [event("ev_dt", "Dîner avec Tom & Ana", "2027-01-08T19:00:00+01:00", "2027-01-08T21:30:00+01:00"),
+           event("ev_dl", "Dinner Luigi's", "2027-01-08T19:30:00+01:00", "2027-01-08T21:30:00+01:00"),
+           event("ev_ju", "Judo - Hugo", "2027-01-08T17:00:00+01:00", "2027-01-08T18:00:00+01:00")]
+
+
+@pytest.mark.parametrize("message", ["merge the two dinner things on friday into one, 7pm at luigi's",
+                                     "both dinners on friday are one now, keep it at 7 at luigi's"])
+def test_events_the_message_counts_out_may_be_ones_it_does_not_name(message: str) -> None:
+    """'the two dinner things': the French-titled dinner is the second of them, though its title
+    shares no word with the message."""
+    verdict = judge(message, "2027-01-04T12:00:00", DINNERS,
+                    {"name": "update_calendar_event", "input": {"event_id": "ev_dt", "location": "Luigi's"}},
+                    delete("ev_dl"))
+    assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
+    assert verdict.llm_needed
+
+
+def test_a_count_the_named_events_fill_leaves_another_event_unreferenced() -> None:
+    """Two dinners counted, two named: judo, which the message never names, is still proven."""
+    verdict = judge("move both dinners on friday, luigi's and dîner avec tom, to 8pm", "2027-01-04T12:00:00",
+                    DINNERS, update("ev_ju", "2027-01-08T20:00:00+01:00", "2027-01-08T21:00:00+01:00"))
+    assert "event_id" in [f.type for f in verdict.errors], verdict.findings

@@ -1215,3 +1215,23 @@ def test_a_repeat_said_and_none_written_is_never_verified() -> None:
     verdict = judge("add our wedding anniversary, aug 8, every year",
                     create(title="Wedding anniversary", start="2026-08-08", end="2026-08-09", all_day=True))
     assert verdict.valid and verdict.llm_needed
+
+
+# -------------------------------------------------------------------- the eighteenth held-out corpus's silent miss
+HOCKEY = ev("ev_hockey", "Hockey practice - Eli", "2026-09-01T17:00:00-07:00", "2026-09-01T18:15:00-07:00",
+            recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH,FR"])
+XMAS = {**ev("ev_xmas", "Christmas at Grandma's", "2026-12-24", "2026-12-26"), "all_day": True}
+
+
+@pytest.mark.parametrize("message, day", [("cancel the last practice before the 10th, coach is away", "20261211"),
+                                          ("cancel the last practice before christmas, coach is away", "20261226"),
+                                          ("drop the first practice after the 3rd", "20261204")])
+def test_a_day_that_bounds_which_occurrence_is_not_the_occurrences_day(message: str, day: str) -> None:
+    """The occurrence on the bounding day itself (17:00 there, 01:00Z the next day) is not
+    verified: "before"/"after" a day is no reading of CONTRACT 4, and "christmas" inside a title
+    does not make the bound a title's word."""
+    case = {"id": "t", "user_message": message, "now": "2026-12-01T19:00:00", "timezone": LA,
+            "home_address": "1 Elm St", "calendar": [HOCKEY, XMAS],
+            "tool_calls": [{"name": "delete_calendar_event", "input": {"event_id": f"ev_hockey_{day}T010000Z"}}]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert verdict.valid and verdict.llm_needed, verdict
