@@ -188,6 +188,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         later, earlier = LATER_RE.search(near), EARLIER_RE.search(near)
         if not (later or earlier or SHIFT_VERB_RE.search(near)):
             continue
+        if not (later or earlier) and re.search(r"(?:\b(?:to|at|until|till|til)|@)\s*$", before, re.I):
+            continue  # "move it to 17h": where it goes (a clock wording the policy does not read)
         directions: set[int] = set()
         if later:
             directions.add(1)

@@ -456,12 +456,20 @@ SAME_LENGTH_RE = re.compile(r"\b(?:same|keep(?:\s+the)?|keep\s+it\s+the\s+same)\
                             r"\b(?:length|duration)\s+(?:stays|the\s+same)\b", re.I)
 
 
+CANNOT_BEFORE_RE = re.compile(r"\b(?:i|we|he|she|they|you)\s+(?:can['\u2019]?t|cannot|can\s+not|couldn['\u2019]?t|"
+                              r"won['\u2019]?t\s+be\s+able\s+to|(?:am|['\u2019]m|are|['\u2019]re|is|['\u2019]s)\s+not\s+"
+                              r"able\s+to)\s+(?:[\w'\u2019]+\s+){0,5}$", re.I)
+""""i can't get off work in the morning": in a clause of what someone cannot do, the time said is
+one the change must avoid, never where it goes."""
+
+
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
     ruled_out = RULED_OUT_AFTER_RE.match(text[end:])
     if ruled_out and re.match(r"\s+(?:is|'s)\s+off\b", ruled_out.group(0)) and re.search(r"\bon\s+$", before):
         ruled_out = None  # "swim on september 12 is off": the event on that day is, not the day
-    if NEGATION_BEFORE_RE.search(before) or ruled_out:
+    if NEGATION_BEFORE_RE.search(before) or ruled_out or \
+            CANNOT_BEFORE_RE.search(re.split(r"[,.;!?\n]", text[:start])[-1]):
         return "negated"
     if SAME_AS_BEFORE_RE.search(before) or OTHERS_STATE_BEFORE_RE.search(before):
         return "current"

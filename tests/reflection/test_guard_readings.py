@@ -1235,3 +1235,19 @@ def test_a_day_that_bounds_which_occurrence_is_not_the_occurrences_day(message: 
             "tool_calls": [{"name": "delete_calendar_event", "input": {"event_id": f"ev_hockey_{day}T010000Z"}}]}
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert verdict.valid and verdict.llm_needed, verdict
+
+
+# -------------------------------------------------------------------- the sixteenth held-out corpus's false alarms
+CHECKUP = ev("ev_checkup", "Mila - checkup", "2026-03-05T10:00:00-08:00", "2026-03-05T10:30:00-08:00")
+
+
+def test_a_clock_said_as_17h_after_to_is_no_shift_of_seventeen_hours() -> None:
+    verdict = judge("can you move mila's checkup to 17h on thursday",
+                    update("ev_checkup", start="2026-03-05T17:00:00", end="2026-03-05T17:30:00"), calendar=[CHECKUP])
+    assert verdict.valid and not verdict.errors, verdict.findings
+
+
+def test_a_time_someone_cannot_do_is_not_where_the_change_goes() -> None:
+    verdict = judge("move mila's checkup to thursday, i can't get off work in the morning",
+                    update("ev_checkup", start="2026-03-05T15:00:00", end="2026-03-05T15:30:00"), calendar=[CHECKUP])
+    assert verdict.valid and not verdict.errors, verdict.findings
