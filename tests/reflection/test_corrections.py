@@ -71,3 +71,42 @@ def test_one_occurrence_changed_for_a_withdrawn_just_this_once_is_a_scope_error(
                          "event_id": "ev_stand_20260608T000000Z", "scope": "occurrence",
                          "start": "2026-06-08T09:30:00+09:00", "end": "2026-06-08T09:45:00+09:00"}})
     assert not verdict.valid and verdict.errors
+
+
+@pytest.mark.parametrize("message", ["swim tuesday at 5, no wait make it 4", "swim tuesday at 5 - sorry i mean 4",
+                                     "swim tuesday at 5... actually no, 4"])
+def test_a_bare_clock_number_after_a_withdrawn_time_is_the_new_time(message: str) -> None:
+    """"make it 4" is read where it stands as "at 4" (04:00 or 16:00); the withdrawn "5" goes,
+    the day said with it stays."""
+    said = without_withdrawn(message, _resolve)
+    assert len(said) == len(message) and "5" not in said and "tuesday" in said
+    spans = [(e.kind, [c.start.hour for c in e.candidates]) for e in _resolve(said).expressions
+             if e.kind in ("time", "datetime")]
+    assert spans == [("datetime", [4, 16])], spans
+
+
+def test_the_withdrawn_time_written_is_proven_wrong_and_the_replacement_right() -> None:
+    message = "put swim tuesday at 5, no wait, make it 4"
+
+    def move(hour: int) -> dict[str, Any]:
+        return {"name": "update_calendar_event", "input": {
+            "event_id": "ev_swim", "start": f"2026-06-09T{hour}:00:00", "end": f"2026-06-09T{hour + 1}:00:00"}}
+    assert [f.type for f in _judge(message, move(17)).errors] == ["time"]
+    assert not _judge(message, move(16)).errors
+
+
+SCRATCHED = "move swim to friday 3pm... actually scratch that, just cancel it, coach is sick"
+
+
+def test_a_move_taken_back_for_a_delete_leaves_the_name_and_blanks_where_it_went() -> None:
+    said = without_withdrawn(SCRATCHED, _resolve)
+    assert len(said) == len(SCRATCHED) and "swim" in said and "cancel it" in said
+    assert "move" not in said and "friday" not in said and "3pm" not in said
+
+
+def test_the_withdrawn_move_made_is_never_verified_and_the_delete_is_right() -> None:
+    moved = _judge(SCRATCHED, {"name": "update_calendar_event", "input": {
+        "event_id": "ev_swim", "start": "2026-06-12T15:00:00", "end": "2026-06-12T16:00:00"}})
+    assert moved.llm_needed or moved.errors, moved
+    deleted = _judge(SCRATCHED, {"name": "delete_calendar_event", "input": {"event_id": "ev_swim"}})
+    assert deleted.valid and not deleted.errors, deleted
