@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from reflection.checks.allowed import (
@@ -363,6 +363,15 @@ def _best_single(ctx: CheckContext, phrases: list[Phrase], current: Event | None
     return None
 
 
+def _a_minute_apart(phrase: Phrase) -> bool:
+    """Whether every reading of the phrase starts within a minute of the others."""
+    starts = [c.start for c in phrase.expression.candidates] if phrase.expression is not None else []
+    if not starts or not all(isinstance(x, datetime) for x in starts):
+        return False
+    timed = cast(list[datetime], starts)
+    return max(timed) - min(timed) <= timedelta(minutes=1)
+
+
 def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdict: Judgement,
               allowed: Allowed, certain: bool) -> None:
     if not verdict.exact and not _free_slot_asked(ctx, start):
@@ -378,6 +387,8 @@ def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdi
         ctx.unsure(write, f"'{phrase.text}' was read as a time before 7 in the morning")
     if certain:
         for vague in dict.fromkeys(allowed.ambiguous_phrases):
+            if _a_minute_apart(vague):
+                continue  # "midnight tonight": 00:00 or 23:59, one moment either way
             alone = _allowed(ctx, [vague], _current(ctx, write), write.kind == "update")
             ctx.warning(write.index, "ambiguity",
                         f"'{vague.text}' can mean {describe(alone, ctx.tz)}; the call chose "

@@ -87,6 +87,14 @@ def time_readings(t: ClockTime, pod: PartOfDay | None, ctx: Ctx, on_day: date | 
     """Every reading of a time of day, narrowed by a part of the day."""
     if t.word in ("noon", "midday", "mid-day"):
         return [HourReading(12, 0, 0, "noon")]
+    if pod is not None and pod.name in NIGHTS and \
+            (t.word == "midnight" or (t.word is None and t.h == 12 and t.ap is None)):
+        # "tonight at 12", "midnight tonight": the midnight that ends the night, never noon or
+        # the midnight it began with; many people write it as the night's last minute, 23:59
+        minute = 0 if t.word else t.m
+        if minute:
+            return [HourReading(0, minute, 0, tfmt(0, minute, 0), (), 1)]
+        return [HourReading(0, 0, 0, "midnight", (), 1), HourReading(23, 59, 0, "23:59 (the night's last minute)")]
     if t.word == "midnight":
         return [HourReading(0, 0, 0, "midnight")]
     hours = _hours(t)

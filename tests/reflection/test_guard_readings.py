@@ -4,6 +4,7 @@ parts, created values, scope, calls with no start, and planted instructions (iss
 asserts on the verdict and the proof, never on wording. The cases are made up here."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -1251,3 +1252,13 @@ def test_a_time_someone_cannot_do_is_not_where_the_change_goes() -> None:
     verdict = judge("move mila's checkup to thursday, i can't get off work in the morning",
                     update("ev_checkup", start="2026-03-05T15:00:00", end="2026-03-05T15:30:00"), calendar=[CHECKUP])
     assert verdict.valid and not verdict.errors, verdict.findings
+
+
+@pytest.mark.parametrize("start, errors", [("2026-03-03T00:00:00", []), ("2026-03-02T23:59:00", []),
+                                           ("2026-03-02T12:00:00", ["time"])])
+def test_tonight_at_12_is_midnight_and_noon_is_proven_wrong(start: str, errors: list[str]) -> None:
+    end = (datetime.fromisoformat(start) + timedelta(minutes=15)).isoformat()
+    verdict = judge("fireworks tonight at 12, put it in for the kids so they stay up",
+                    create(title="Fireworks", start=start, end=end), calendar=[])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+    assert not [f for f in verdict.findings if f.type == "ambiguity"], verdict.findings

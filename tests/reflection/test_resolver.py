@@ -739,3 +739,15 @@ def test_one_weekday_of_each_month_is_a_monthly_rule_on_that_weekday(text, rule)
 def test_the_last_friday_of_the_month_is_one_day_not_a_rule():
     e = one("bake sale the last friday of the month")
     assert e.recurrence is None and starts(e) == ["2025-10-31"]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("tonight at 12", ["2025-10-22T23:59:00-07:00", "2025-10-23T00:00:00-07:00"]),
+    ("midnight tonight", ["2025-10-22T23:59:00-07:00", "2025-10-23T00:00:00-07:00"]),
+    ("tonight at 12:30", ["2025-10-23T00:30:00-07:00"]),
+    ("tonight at 12pm", ["2025-10-22T12:00:00-07:00"]),
+])
+def test_twelve_or_midnight_tonight_is_the_midnight_that_ends_the_night(text: str, want: list[str]) -> None:
+    """Never noon, nor the midnight the day began with (already past); 23:59 is how many people
+    write the night's last moment."""
+    assert sorted(starts(one(text))) == want
