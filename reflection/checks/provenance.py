@@ -232,6 +232,11 @@ def _filed_elsewhere(ctx: CheckContext, write: WriteCall) -> str | None:
     return facts.name if facts is not None and len(facts.name) >= 3 else None
 
 
+NEW_STATE_RE = re.compile(r"\b(?:from\s+now\s+on|now|from\s+here\s+on|going\s+forward|update|fix|correct)\b", re.I)
+"""With a day or time stated as how things are ("tutoring is 5pm on tuesdays from now on, can
+you update it"), words that make the statement news: the person asks the calendar to follow it."""
+
+
 def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
     """Whether the person's message asks for this kind of change."""
     message = ctx.reading.text
@@ -242,7 +247,8 @@ def _asked(ctx: CheckContext, action: Action, values: list[str]) -> bool:
         return bool(RENAME_RE.search(message)) or all(
             all(w in said for w in re.findall(r"[^\W\d_]{3,}", v.casefold())) for v in values)
     if action == "move":
-        return bool(MOVE_RE.search(message)) or any(p.role == "target" for p in ctx.reading.phrases)
+        return bool(MOVE_RE.search(message)) or any(p.role == "target" for p in ctx.reading.phrases) or (
+            bool(NEW_STATE_RE.search(message)) and any(e.kind != "duration" for e in ctx.resolution.expressions))
     if action == "create":
         return bool(CREATE_RE.search(message)) or any(p.role == "target" for p in ctx.reading.phrases)
     if action == "invite":

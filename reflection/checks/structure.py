@@ -60,7 +60,7 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
 
 
 _NUMBERS = {"two": 2, "2": 2, "both": 2, "three": 3, "3": 3, "four": 4, "4": 4}
-COUNTED_RE = re.compile(r"\b(?:both|(?:the|these|those|all)\s+(?:two|2|three|3|four|4)\b|"
+COUNTED_RE = re.compile(r"\b(?:both\b|(?:the|these|those|all)\s+(?:two|2|three|3|four|4)\b|"
                         r"(?P<n>two|2|three|3|four|4)\s+(?:[\w'\u2019]+\s+){0,2}?"
                         r"(?:things|events|entries|ones|appts|appointments|meetings|bookings|"
                         r"dinners|lunches|calls|plans|items)\b)", re.I)
@@ -103,7 +103,8 @@ def check_unreferenced(ctx: CheckContext) -> None:
         unnamed.setdefault(key, []).append(write)
     if not unnamed:
         return
-    if _counted(reading.text) > len({key for _, _, key in sure}):
+    keys = {ctx.series_key(m.ref.best) for m in reading.mentions if m.ref.best is not None}
+    if _counted(reading.text) > len(keys) + len(reading.unmatched):  # "the two dinner things": one name for two
         for writes in unnamed.values():
             for write in writes:
                 ctx.unsure(write, "the message counts more events than it names")

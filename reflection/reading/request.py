@@ -74,7 +74,7 @@ _BOUNDED = (r"\s+(?:the\s+|this\s+|next\s+)?(?:week|month|year|january|february|
 """After "for the rest of": a period that ends ("the rest of march"): its occurrences, one by
 one or as a split that ends with it; not every later occurrence."""
 SERIES_RE = re.compile(
-    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)" + _ONE_DAYS +
+    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)(?!\s+rest\b)" + _ONE_DAYS +
     r"|from\s+now\s+on|going\s+forward|moving\s+forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
     r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
     r"for\s+the\s+rest\s+of(?!" + _BOUNDED + r")|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
@@ -361,8 +361,9 @@ FOLLOWING_RE = re.compile(
     r"\bmoving\s+forward\b|\bfrom\s+then\s+on\b|\bfrom\s+here\s+on\b|\bstarting\s+(?:next|this|on|from|"
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
     r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b(?!" + _BOUNDED + r")|"
-    r"\bthe\s+rest\s+of\s+(?:the|this|their|her|his)\s+(?:season|series|term|semester|classes|lessons|games|"
-    r"sessions|practices)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b", re.I)
+    r"\bthe\s+rest\s+of\s+(?:(?:the|this|their|her|his|my|our|\w+['\u2019]s)\s+)?(?:[\w'\u2019]+\s+){0,2}?"
+    r"(?:season|series|term|semester|classes|lessons|games|sessions|practices|swims|matches|meetings|"
+    r"rehearsals|appointments|visits)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b", re.I)
 """CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
 following ones (a `following` change splits the series)."""
 

@@ -208,3 +208,12 @@ def test_a_count_the_named_events_fill_leaves_another_event_unreferenced() -> No
     verdict = judge("move both dinners on friday, luigi's and dîner avec tom, to 8pm", "2027-01-04T12:00:00",
                     DINNERS, update("ev_ju", "2027-01-08T20:00:00+01:00", "2027-01-08T21:00:00+01:00"))
     assert "event_id" in [f.type for f in verdict.errors], verdict.findings
+
+
+@pytest.mark.parametrize("message", ["so sorry to bother you again but remove judo from the calendar",
+                                     "leo's cleaning and dinner luigi's are both cancelled"])
+def test_a_count_no_unnamed_event_fills_still_proves_the_unnamed_one(message: str) -> None:
+    """"bother" holds no "both"; and "both" said of two events the message names counts none
+    beyond them: the French dinner deleted is still an event no part of the message refers to."""
+    verdict = judge(message, "2027-01-04T12:00:00", DINNERS, delete("ev_ju"), delete("ev_dt"))
+    assert "event_id" in [f.type for f in verdict.errors], verdict.findings
