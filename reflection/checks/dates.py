@@ -723,7 +723,11 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
         not mentions and any(p.shift is not None for p in ctx.reading.phrases))
     ranged = any(p.expression is not None and p.expression.kind == "range" for m in mentions for p in m.targets)
     certain = len(mentions) == 1 and mentions[0].certain and ctx.reading.clean_binding
-    if (shifted and len(mentions) <= 1) or (certain and not ranged and "end" in write.input):
+    # an all-day event made timed (or back) has no length to keep ("the conference on friday is
+    # just the afternoon, 1 to 5, not all day")
+    if "all_day" in write.input and bool(write.input["all_day"]) != current.all_day:
+        ctx.unsure(write, "the event's length changed though no length was asked")
+    elif (shifted and len(mentions) <= 1) or (certain and not ranged and "end" in write.input):
         # CONTRACT 4: a shift moves start and end together; the length changes only when the
         # person changes it
         ctx.error(write, "time", f"the event lasted {_dur(current.duration)} and now lasts {_dur(length)}, "

@@ -1301,3 +1301,15 @@ def test_all_the_rest_names_no_whole_series() -> None:
     delete = {"name": "delete_calendar_event", "input": {"event_id": MARCH_SWIMS[0], "scope": "following"}}
     verdict = judge("maya quit swim, cancel all the rest", delete)
     assert not verdict.errors, verdict.findings
+
+
+CONFERENCE = {**ev("ev_conf", "Teachers' conference", "2026-03-06", "2026-03-07"), "all_day": True}
+
+
+def test_an_all_day_event_made_timed_has_no_length_to_keep() -> None:
+    """"just the afternoon, 1 to 5, not all day": the 24 hours of an all-day event are no length
+    the person asked to keep."""
+    verdict = judge("actually the conference on friday is just the afternoon, 1 to 5, not all day",
+                    update("ev_conf", all_day=False, start="2026-03-06T13:00:00", end="2026-03-06T17:00:00",
+                           timezone=LA), calendar=[CONFERENCE])
+    assert not verdict.errors, verdict.findings
