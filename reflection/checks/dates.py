@@ -26,7 +26,7 @@ from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
-from reflection.checks.rules import compare_rules
+from reflection.checks.rules import compare_rules, ends_apart, next_days
 from reflection.findings import Fact
 from reflection.reading.request import (
     END_CLAUSE_RE,
@@ -805,7 +805,12 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
             ctx.unsure(write, "the repeat rule said has days taken out of it")
             continue
         first = _series_first_day(ctx, write)
+        if next_days(written, first) is None:
+            ctx.unsure(write, "the repeat rule written could not be read")  # so never verified
+            continue
         problems = [compare_rules(e.recurrence or "", written, first) for e in said]
+        if not all(problems) and all(ends_apart(e.recurrence or "", written, first) for e in said):
+            ctx.unsure(write, "the repeat written ends at another time than the one said")
         if all(problems):
             expr = said[0]
             ctx.error(write, "date", f"'{expr.span}' repeats {problems[0]}", f"use {expr.recurrence}",

@@ -2,7 +2,8 @@
 `FREQ=WEEKLY;INTERVAL=1;BYDAY=TU` and `FREQ=WEEKLY;BYDAY=TU` are the same rule."""
 from __future__ import annotations
 
-from datetime import date, datetime, time
+import re
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from dateutil.rrule import rrulestr
@@ -31,7 +32,10 @@ def next_days(rule: Any, start: date, count: int = SAMPLE) -> list[date] | None:
     if not lines:
         return None
     try:
-        parsed = rrulestr(lines[0].split(":", 1)[1], dtstart=datetime.combine(start, time(12)))
+        body = lines[0].split(":", 1)[1]
+        # an UNTIL in UTC (as Google writes it) needs a start in UTC too: at noon, its day is `start`
+        utc = re.search(r"UNTIL=\d{8}T\d{6}Z", body, re.I) is not None
+        parsed = rrulestr(body, dtstart=datetime.combine(start, time(12), tzinfo=UTC if utc else None))
         days: list[date] = []
         for when in parsed:
             days.append(when.date())
@@ -51,8 +55,17 @@ def compare_rules(said: str, written: Any, first: date) -> str | None:
     want, got = next_days(said, first), next_days(written, first)
     if want is None or got is None:
         return None  # a rule we cannot read proves nothing
-    if want == got[: len(want)]:
-        return None
+    if want[: len(got)] == got[: len(want)]:
+        return None  # the same days, one ending sooner perhaps ("6 classes total"): `ends_apart`
     shown = ", ".join(d.strftime("%a %b %d") for d in got[:3])
     expected = ", ".join(d.strftime("%a %b %d") for d in want[:3])
     return f"on {expected}, …; the call's rule gives {shown}, …"
+
+
+def ends_apart(said: str, written: Any, first: date) -> bool:
+    """Whether the two rules give the same days but one stops before the other within the
+    sample (a COUNT or UNTIL only one has): an end the person may have given in words the rule
+    reading does not hold ("6 classes total"), so for judgement, neither proven nor verified."""
+    want, got = next_days(said, first), next_days(written, first)
+    return want is not None and got is not None and len(got) != len(want) and \
+        want[: len(got)] == got[: len(want)]

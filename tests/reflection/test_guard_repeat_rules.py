@@ -54,3 +54,30 @@ def test_a_monthly_rule_without_bymonthday_repeats_on_its_first_start_day(day: d
     case = _case(f"book club every month starting {day:%B} {day.day} at 7pm",
                  f"{day.isoformat()}T19:00:00", "RRULE:FREQ=MONTHLY")
     assert _errors(case) == []
+
+
+@pytest.mark.parametrize("rule, errors", [("RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SA;COUNT=6", []),
+                                          ("RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SA;UNTIL=20270123", []),
+                                          ("RRULE:FREQ=WEEKLY;BYDAY=SA;COUNT=6", ["date"])])
+def test_a_rule_that_ends_sooner_on_the_same_days_is_for_judgement_not_proven(rule: str, errors: list[str]) -> None:
+    """"6 classes total" is an end the rule reading does not hold: the same every-other-Saturday
+    days ending after six are left for judgement; weekly Saturdays are still proven wrong."""
+    case = _case("english class every other saturday 10am starting december 5, 6 classes total",
+                 "2026-12-05T10:00:00", rule)
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+    assert verdict.llm_needed
+
+
+@pytest.mark.parametrize("rule, errors", [("RRULE:FREQ=WEEKLY;BYDAY=SU;UNTIL=20270123T235959Z", ["date"]),
+                                          ("RRULE:FREQ=WEEKLY;BYDAY=SA;UNTIL=20270123T235959Z", [])])
+def test_a_rule_with_an_until_in_utc_is_read(rule: str, errors: list[str]) -> None:
+    """Google writes UNTIL in UTC ("...Z"): such a rule is compared like any other."""
+    case = _case("swim every saturday at 9am from december 5", "2026-12-05T09:00:00", rule)
+    assert [e.split(":")[0] for e in _errors(case)] == errors
+
+
+def test_a_rule_that_cannot_be_read_is_never_verified() -> None:
+    case = _case("swim every saturday at 9am from december 5", "2026-12-05T09:00:00", "RRULE:FREQ=SOMETIMES")
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert verdict.llm_needed and "the repeat rule written could not be read" in verdict.doubts, verdict
