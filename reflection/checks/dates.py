@@ -26,7 +26,8 @@ from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
-from reflection.checks.rules import compare_rules, ends_apart, next_days
+from reflection.checks.rules import compare_rules, days_seen_in, ends_apart, next_days
+from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
     END_CLAUSE_RE,
@@ -36,7 +37,7 @@ from reflection.reading.request import (
     says_a_day,
 )
 from reflection.wording import describe_when, relation_to_today, weekday_name
-from tools.calendar.events import Event, EventFieldError, as_date, zone
+from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
 
@@ -786,6 +787,25 @@ def _series_first_day(ctx: CheckContext, write: WriteCall) -> date:
     return start.date() if isinstance(start, datetime) else start
 
 
+def _written_days(ctx: CheckContext, write: WriteCall, written: Any, said: Expression) -> list[date] | None:
+    """The written rule's days on the clock the phrase speaks of (its city's, "mondays 7pm
+    chicago time", else the person's), the rule expanded on its event's own clock: Monday 19:00
+    in Chicago is a Tuesday in Kolkata. None for an all-day series (its days are its own)."""
+    before = ctx.event(write.event_id) if write.event_id else None
+    tz_name = write.written("timezone") or (before.timezone if before is not None else None)
+    try:
+        start = parse_when(write.written("start"), zone(tz_name or ctx.case.timezone), "start") \
+            if write.written("start") else (before.start if before is not None else None)
+    except EventFieldError:
+        return None
+    if not isinstance(start, datetime):
+        return None
+    if tz_name:  # the rule's days are its event's zone's
+        start = start.astimezone(zone(tz_name))
+    days = days_seen_in(written, start, zone(said.explicit_zone or ctx.case.timezone))
+    return days or None
+
+
 def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
     for write in ctx.writes:
@@ -808,8 +828,11 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         if next_days(written, first) is None:
             ctx.unsure(write, "the repeat rule written could not be read")  # so never verified
             continue
-        problems = [compare_rules(e.recurrence or "", written, first) for e in said]
-        if not all(problems) and all(ends_apart(e.recurrence or "", written, first) for e in said):
+        seen = [_written_days(ctx, write, written, e) for e in said]
+        problems = [compare_rules(e.recurrence or "", written, days[0] if days else first, days)
+                    for e, days in zip(said, seen, strict=True)]
+        if not all(problems) and all(ends_apart(e.recurrence or "", written, days[0] if days else first, days)
+                                     for e, days in zip(said, seen, strict=True)):
             ctx.unsure(write, "the repeat written ends at another time than the one said")
         if all(problems):
             expr = said[0]

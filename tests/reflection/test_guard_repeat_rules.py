@@ -81,3 +81,26 @@ def test_a_rule_that_cannot_be_read_is_never_verified() -> None:
     case = _case("swim every saturday at 9am from december 5", "2026-12-05T09:00:00", "RRULE:FREQ=SOMETIMES")
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert verdict.llm_needed and "the repeat rule written could not be read" in verdict.doubts, verdict
+
+
+def test_a_rule_is_expanded_on_its_own_clock_and_seen_on_the_one_spoken_of() -> None:
+    """Monday 19:00 in Chicago is Tuesday morning in Kolkata; on Chicago's clock it is Monday."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from reflection.checks.rules import days_seen_in
+    start = datetime(2026, 1, 12, 19, 0, tzinfo=ZoneInfo("America/Chicago"))
+    rule = "RRULE:FREQ=WEEKLY;BYDAY=MO"
+    assert {d.weekday() for d in days_seen_in(rule, start, ZoneInfo("America/Chicago")) or []} == {0}
+    assert {d.weekday() for d in days_seen_in(rule, start, ZoneInfo("Asia/Kolkata")) or []} == {1}
+
+
+def test_a_weekly_class_on_a_far_citys_clock_is_judged_on_that_clock() -> None:
+    """Said in Kolkata: "mondays 7pm chicago time, weekly" written as Chicago Mondays is right."""
+    case = {"id": "r", "user_message": "kids online maths class is mondays 7pm chicago time, weekly, starting "
+            "next monday. add it pls, 1 hr", "now": "2026-01-07T21:30:00", "timezone": "Asia/Kolkata",
+            "home_address": "1 MG Road", "calendar": [],
+            "tool_calls": [{"name": "create_calendar_event", "input": {
+                "title": "Online maths", "start": "2026-01-12T19:00:00-06:00", "end": "2026-01-12T20:00:00-06:00",
+                "timezone": "America/Chicago", "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=MO"]}}]}
+    assert _errors(case) == []
