@@ -173,13 +173,26 @@ def _event_texts(title: str, description: str | None, location: str | None,
 
 
 def asks_no_change(message: str) -> bool:
-    """Only a greeting, thanks or questions: no request for a change at all."""
+    """Only a greeting, thanks or questions (and what the person tells beside a question: "am i
+    free thursday afternoon? the plumber wants to come by", "when's leo's game? i think it got
+    moved to sunday"): no request for a change at all."""
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", message.strip()) if s.strip()]
     if not sentences:
         return True
-    return all(_ASKS_NOTHING_RE.match(s) or (_QUESTION_RE.match(s) and not (
-        DELETE_RE.search(s) or RENAME_RE.search(s) or re.search(r"\b(?:move|add|book|invite|schedule)\b", s, re.I)))
-        for s in sentences)
+    questions = [s for s in sentences if _QUESTION_RE.match(s) and not (
+        DELETE_RE.search(s) or RENAME_RE.search(s) or _REQUEST_WORD_RE.search(s))]
+    return all(_ASKS_NOTHING_RE.match(s) or s in questions or (questions and _TOLD_RE.match(s)
+                                                                 and not _REQUEST_WORD_RE.search(s)
+                                                                 and not DELETE_RE.search(s))
+               for s in sentences)
+
+
+_REQUEST_WORD_RE = re.compile(r"\b(?:move|add|book|invite|schedule|put|set|update|change|push|reschedule|fix|make|"
+                              r"block|cancel|please|pls|plz|can\s+you|could\s+you|would\s+you|let'?s)\b", re.I)
+_TOLD_RE = re.compile(r"^\s*(?:i\s+think|i\s+guess|i\s+believe|apparently|maybe|the\s+\w+(?:\s+\w+)?\s+"
+                      r"(?:wants?|said|says|asked|is|are|was|were|has|had|got|might|may|could)|"
+                      r"(?:he|she|they|it)\s+(?:wants?|said|says|asked|is|was|has|got|might|may))\b", re.I)
+"""A sentence that tells how things are or what someone else wants, with no request in it."""
 
 
 def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str]]]:

@@ -1313,3 +1313,22 @@ def test_an_all_day_event_made_timed_has_no_length_to_keep() -> None:
                     update("ev_conf", all_day=False, start="2026-03-06T13:00:00", end="2026-03-06T17:00:00",
                            timezone=LA), calendar=[CONFERENCE])
     assert not verdict.errors, verdict.findings
+
+
+# -------------------------------------------------------------------- a question with what the person tells beside it
+@pytest.mark.parametrize("message, asks", [
+    ("am i free thursday afternoon? the plumber wants to come by", False),
+    ("when's the dance show this week? i think it got moved to friday", False),
+    ("when is the dance show? move it to friday", True),
+    ("the dance show moved to friday. can you update it?", True),
+    ("can you check if thursday afternoon is free and if so put the plumber in at 2", True),
+])
+def test_a_question_and_what_someone_wants_ask_for_no_change(message: str, asks: bool) -> None:
+    from reflection.checks.provenance import asks_no_change
+    assert asks_no_change(message) is not asks
+
+
+def test_a_visit_booked_for_a_question_is_never_verified() -> None:
+    verdict = judge("am i free thursday afternoon? the plumber wants to come by",
+                    create(title="Plumber visit", start="2026-03-05T13:00:00", end="2026-03-05T15:00:00"))
+    assert verdict.valid and verdict.llm_needed, verdict
