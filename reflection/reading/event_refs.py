@@ -159,6 +159,9 @@ def _weighted(title_words: frozenset[str], people: frozenset[str],
 
 _EMAIL_RE = re.compile(r"\S+@\S+")
 _NAME_RE = re.compile(r"\b([A-Z][a-z]{1,20})\b")
+_SENTENCE_WORD_RE = re.compile(r"(?:^|[.!?]\s+|\n\s*)([A-Z][a-z]{1,20})\s+[a-z]")
+"""A capital that only begins a sentence ("Snack duty: Miller family", "Bring snacks"): an
+ordinary word, no person's name (a name stands before a dash or a colon: "Maya - lesson")."""
 
 
 @lru_cache(maxsize=1 << 12)
@@ -185,8 +188,10 @@ def _people_of(attendees: tuple[str, ...], description: str | None) -> frozenset
     for address in attendees:
         local = address.split("@")[0]
         found |= {stem(p) for p in re.split(r"[._\-+0-9]+", local.casefold()) if len(p) >= 2}
-    for name in _NAME_RE.findall(description or ""):
-        if name.casefold() not in STOPWORDS:
+    openers = {m.start(1) for m in _SENTENCE_WORD_RE.finditer(description or "")}
+    for match in _NAME_RE.finditer(description or ""):
+        name = match.group(1)
+        if name.casefold() not in STOPWORDS and match.start(1) not in openers:
             found.add(stem(name.casefold()))
     return frozenset(w for w in found if is_content(w))
 

@@ -217,3 +217,22 @@ def test_a_count_no_unnamed_event_fills_still_proves_the_unnamed_one(message: st
     beyond them: the French dinner deleted is still an event no part of the message refers to."""
     verdict = judge(message, "2027-01-04T12:00:00", DINNERS, delete("ev_ju"), delete("ev_dt"))
     assert "event_id" in [f.type for f in verdict.errors], verdict.findings
+
+
+def test_a_word_that_only_begins_a_description_sentence_is_no_persons_name() -> None:
+    from reflection.reading.event_refs import _people_of
+    assert _people_of((), "Snack duty: Miller family") == frozenset({"miller"})
+    assert "maya" in _people_of((), "Maya - weekly lesson")
+
+
+GAMES = [event("ev_g12", "Jake - football game", "2027-01-09T10:00:00+01:00", "2027-01-09T11:30:00+01:00"),
+         {**event("ev_g19", "Jake - football game", "2027-01-16T10:00:00+01:00", "2027-01-16T11:30:00+01:00"),
+          "description": "vs Rams. Snack duty: Miller family"}]
+
+
+def test_a_reason_sharing_a_word_with_a_description_does_not_name_that_event() -> None:
+    """"i need to bring the snacks" is why, not which game: the reminder on the other Saturday's
+    game is not verified."""
+    verdict = judge("remind me 30 min before jake's game saturday, i need to bring the snacks", "2027-01-06T20:00:00",
+                    GAMES, {"name": "update_calendar_event", "input": {"event_id": "ev_g19", "reminders": [30]}})
+    assert verdict.llm_needed, verdict
