@@ -42,6 +42,14 @@ _GUEST_MOVED_RE = re.compile(
 the one added names a guest, not an event."""
 
 
+_TOLD_VERBS = frozenset("said says emailed texted called messaged rang wrote running sick".split())
+_TOLD_AFTER_RE = re.compile(r"\s*(?:(?:is|are|was|were|['\u2019]s)\s+(?:sick|ill|away|running\s+late)|running\s+late|"
+                            r"said|says|emailed|texted|called|messaged|rang|wrote)\b", re.I)
+"""Words that make a run of words a reason someone or something told of ("school bus running
+late", "coach emailed about an extra drill", "mr reed is sick"), not a nickname of an event. Not
+"is at 5 now" or "got cancelled": said of an event, those are the change itself."""
+
+
 def _noisy_unmatched(ctx: CheckContext) -> int:
     """Runs of words that name nothing we hold and could be a nickname for an event (a new name
     after "to"/"as"/"called" is not)."""
@@ -52,7 +60,9 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
     for ref in ctx.reading.unmatched:
         words = [w for w in ref.words if is_content(w) and w not in _NOISE]
         before = ctx.reading.text[max(0, ref.start - 8):ref.start]
-        if words and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I) \
+        told = any(w in _TOLD_VERBS for w in ref.words) or \
+            _TOLD_AFTER_RE.match(ctx.reading.text, ref.end) is not None
+        if words and not told and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I) \
                 and not _GUEST_MOVED_RE.search(ctx.reading.text[max(0, ref.start - 12):ref.end + 6]) \
                 and not any(a <= ref.start < b for a, b in homes):
             count += 1

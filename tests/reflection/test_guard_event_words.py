@@ -236,3 +236,25 @@ def test_a_reason_sharing_a_word_with_a_description_does_not_name_that_event() -
     verdict = judge("remind me 30 min before jake's game saturday, i need to bring the snacks", "2027-01-06T20:00:00",
                     GAMES, {"name": "update_calendar_event", "input": {"event_id": "ev_g19", "reminders": [30]}})
     assert verdict.llm_needed, verdict
+
+
+PIANOS = [event("ev_pl", "Leo - piano (Mrs Tan)", "2027-01-05T16:45:00+01:00", "2027-01-05T17:30:00+01:00"),
+          event("ev_pm", "Maya - piano (Mrs Tan)", "2027-01-05T16:00:00+01:00", "2027-01-05T16:45:00+01:00"),
+          event("ev_visit", "Outing - Taronga", "2027-01-06T15:00:00+01:00", "2027-01-06T17:00:00+01:00")]
+
+
+@pytest.mark.parametrize("message", ["leo's piano today push back 30 min pls, school bus running late",
+                                     "push leo's piano back 30 min today, the coach emailed about traffic"])
+def test_a_reason_told_beside_the_request_names_no_event(message: str) -> None:
+    """"school bus running late" is why: Maya's piano moved instead of Leo's is proven."""
+    verdict = judge(message, "2027-01-05T07:30:00", PIANOS,
+                    update("ev_pm", "2027-01-05T16:30:00+01:00", "2027-01-05T17:15:00+01:00"))
+    assert "event_id" in [f.type for f in verdict.errors], verdict.findings
+
+
+def test_a_nickname_said_with_its_new_state_may_still_name_the_event() -> None:
+    """"the zoo trip is at 4 now": said of an event the calendar calls otherwise, never proven
+    unreferenced."""
+    verdict = judge("leo's piano is fine. the zoo trip is at 4 now", "2027-01-05T07:30:00", PIANOS,
+                    update("ev_visit", "2027-01-06T16:00:00+01:00", "2027-01-06T18:00:00+01:00"))
+    assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
