@@ -68,6 +68,10 @@ HOLIDAY_CTX = rx(r"\b(?:on|for|until|till|by|before|after|since|through|thru|ove
 _WEAK_ABBR_AFTER = rx(r"\s*(?:\d|at\s+\d|the\s+\d|,\s*\w+\s+\d|morning|afternoon|evening|night|"
                       r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)")  # "sat mar 7"
 
+_CLOCK_BEFORE = rx(r"(?:\d:\d{2}|\d\s*(?:[ap]\.?m\.?))\s+$")
+"""A clock time right before a weak abbreviation ("concert 18:30 wed", "6:30pm sat"): the day of
+that time, as "wed 18:30" is."""
+
 _ORD_N = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
           "fifth": 5, "5th": 5, "last": -1, "final": -1}
 _MONTH_STEP = {"this": 0, "next": 1, "following": 1, "last": -1, "previous": -1}
@@ -195,7 +199,8 @@ def _weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     if low in WEAK_WEEKDAY_ABBR and not m.group("mod"):
         after = ctx.text[m.end():m.end() + 12].lower()
         before = ctx.text[max(0, m.start() - 4):m.start()].lower()
-        if not (_WEAK_ABBR_AFTER.match(after) or before.endswith("on ")):
+        clock_before = _CLOCK_BEFORE.search(ctx.text, max(0, m.start() - 12), m.start())
+        if not (_WEAK_ABBR_AFTER.match(after) or before.endswith("on ") or clock_before):
             return None
     res = cal.weekday_phrase(ctx.today, WEEKDAYS[low], m.group("mod") or "", m.group("tail") or "")
     return _date_atom(m, res, prio=4)

@@ -751,3 +751,16 @@ def test_twelve_or_midnight_tonight_is_the_midnight_that_ends_the_night(text: st
     """Never noon, nor the midnight the day began with (already past); 23:59 is how many people
     write the night's last moment."""
     assert sorted(starts(one(text))) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("concert 18:30 wed", ["2025-10-22T18:30:00-07:00", "2025-10-29T18:30:00-07:00"]),
+    ("dinner 6:30pm sat", ["2025-10-25T18:30:00-07:00"])])
+def test_a_weak_day_abbreviation_right_after_a_clock_time_is_that_times_day(text: str, want: list[str]) -> None:
+    """"wed" and "sat" alone are also words; after a clock time they are its day, as before one
+    (said on a Wednesday, "wed" is today or a week later)."""
+    assert sorted(starts(one(text))) == want
+
+
+def test_a_weak_day_abbreviation_after_a_bare_number_is_still_a_word() -> None:
+    assert [e.span for e in exprs("we have 2 sat in the back row")] == []
