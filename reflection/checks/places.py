@@ -166,6 +166,16 @@ SAME_PLACE_RE = re.compile(r"\b(?:the\s+)?same\s+(?:place|location|spot|venue|ad
 _NOT_SAME_RE = re.compile(r"\bnot\s+(?:at\s+)?(?:the\s+)?same\s+(?:place|location|spot|venue|address)\b", re.I)
 
 
+def _other_street(one: str, other: str) -> bool:
+    """Both places give a street address and they differ: "The Old Bell, 14 High St" and "The Old
+    Bell, 2 Church St, Hertford" share a name, not a place."""
+    a, b = STREET_ADDRESS_RE.search(one), STREET_ADDRESS_RE.search(other)
+    if a is None or b is None:
+        return False
+    # the number and the street's first word: "14 High St" is "14 High Street"
+    return a.group("address").casefold().split()[:2] != b.group("address").casefold().split()[:2]
+
+
 def _kept_place(ctx: CheckContext, write: WriteCall, location: str) -> bool:
     """"move it to saturday 10am, same place": the event's place stays what it is. A change
     that writes another place is an error; one that writes the same place again is right (True:
@@ -180,7 +190,8 @@ def _kept_place(ctx: CheckContext, write: WriteCall, location: str) -> bool:
     now, written = normalize_place(event.location), normalize_place(location)
     if written == now:
         return True
-    if set(re.findall(r"[a-z0-9]{3,}", now.split(",")[0])) & set(re.findall(r"[a-z0-9]{3,}", written.split(",")[0])):
+    if set(re.findall(r"[a-z0-9]{3,}", now.split(",")[0])) & set(re.findall(r"[a-z0-9]{3,}", written.split(",")[0])) \
+            and not _other_street(now, written):
         return False  # "same place, room 204": the same place said more fully is not proven another
     # (only the first part of each is compared, the name or the street: two addresses in one
     # town share the town's name and its postcode)

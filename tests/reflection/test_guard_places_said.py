@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from reflection.case import case_from_json
 from reflection.findings import Verdict
 from reflection.guard import Guard
@@ -88,3 +90,13 @@ def test_a_bakery_whose_name_starts_with_home_is_not_home() -> None:
 def test_work_from_home_coffee_is_not_a_business() -> None:
     verdict = judge("add a work from home coffee chat with sam saturday 2-4", create(HOME))
     assert not location_errors(verdict), verdict.findings
+
+
+PUB = {**PLAYDATE, "location": "The Old Bell, 14 High St, Hurstpierpoint"}
+
+
+@pytest.mark.parametrize("written, wrong", [("The Old Bell, 2 Church St, Hertford SG14 1AB", True),
+                                            ("The Old Bell, 14 High Street, Hurstpierpoint BN6 9TY", False)])
+def test_a_place_of_the_same_name_on_another_street_is_not_the_same_place(written: str, wrong: bool) -> None:
+    verdict = judge("playdate w the garcias -> saturday 10am, same place", moved(location=written), calendar=[PUB])
+    assert bool(location_errors(verdict)) is wrong, verdict.findings
