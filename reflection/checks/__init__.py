@@ -25,6 +25,7 @@ from reflection.checks.dates import (
     check_start,
     check_written_values,
 )
+from reflection.checks.groups import check_group_span
 from reflection.checks.ids import check_ids
 from reflection.checks.overlaps import check_overlaps
 from reflection.checks.places import check_location_lookups, check_places
@@ -52,6 +53,7 @@ CHECKS: tuple[tuple[str, Check], ...] = (
     ("what untrusted text asked for", check_provenance),
     ("an event named by its time", check_named_by_time),
     ("events the message refers to", check_unreferenced),
+    ("a group bounded by a day", check_group_span),
     ("the named event", check_named_event),
     ("delete or change", check_delete_vs_change),
     ("create or move", check_create_vs_move),
