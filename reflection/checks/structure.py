@@ -15,7 +15,7 @@ from reflection.checks.context import CheckContext, WriteCall
 from reflection.checks.dates import unread_date_words
 from reflection.checks.places import HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
-from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, phrase_kind, single_days
+from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, Phrase, phrase_kind, single_days
 from reflection.wording import describe_day
 from tools.calendar.events import Event, as_date
 from tools.calendar.occurrences import occurrences
@@ -567,6 +567,15 @@ def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: lis
     return day in days and len(days) <= 2
 
 
+POSSESSIVE_DAY_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day['\u2019]s\s+", re.I)
+
+
+def _owns_day(text: str, phrase: Phrase, mention: Mention) -> bool:
+    """"wednesday's piano lesson": the day said as the named event's own, right before its name."""
+    found = POSSESSIVE_DAY_RE.match(text, phrase.start_index)
+    return found is not None and mention.ref.start - 4 <= found.end() <= mention.ref.start + 4
+
+
 def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, mentions: list[Mention]) -> None:
     original = ctx.original_start(write.event_id, master)
     if original is None:
@@ -576,8 +585,11 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     # the title) says nothing against the certain one's day
     mentions = [m for m in mentions if m.certain] or mentions
     deleting = write.kind == "delete"
-    phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources)
-               if p.role != "negated" and p.shift is None and p.day_relative is None]
+    # "only wednesday's piano lesson for 5:15pm": a day said as the event's own ("wednesday's")
+    # tells which occurrence, whatever role its clause gives it
+    phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources + [
+        x for x in m.phrases if x not in m.sources and _owns_day(ctx.reading.text, x, m)])
+        if p.role != "negated" and p.shift is None and p.day_relative is None]
     if not phrases:
         ctx.unsure(write, "which occurrence is meant is not said" + ("" if deleting else " apart from its new time"))
         return

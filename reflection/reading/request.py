@@ -61,6 +61,7 @@ OCCURRENCE_RE = re.compile(
     r"\b(just|only)\s+(?:this|that|the|next|tomorrow|today|tonight|on|for|one|once)\b|"
     r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
     r"\b(?:this|next|that)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s\b|"
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day['\u2019]s\s+(?!classes|lessons|sessions|games|practices)[a-z]|"
     r"\bjust\s+once\b|\bone[-\s]time\b|\bjust\s+(?:the\s+)?one\b|\bskip\b|\b(?:this|next)\s+"
     r"(?:week|one)\s+only\b|\bonly\s+(?:this|next)\s+week\b|\bjust\s+(?:this|next)\s+week\b", re.I)
 _ONE_DAYS = (r"(?!\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|"
@@ -414,6 +415,27 @@ def held_back(text: str, start: int, end: int) -> str | None:
     match = found[-1]
     verb = match["verb"].casefold()
     return "delete" if verb in ("cancel", "delete", "remove") else "change" if verb in ("change", "touch") else "move"
+
+
+OWN_SCOPE_RE = re.compile(r"\b(?:(?:this|next|that)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|"
+                          r"tomorrow|today|tonight)['\u2019]?s\s*$", re.I)
+"""A scope said as another event's own, right before its name ("thursday's pilates")."""
+
+
+def _own_scopes(text: str, mentions: list[Mention]) -> None:
+    """"move yoga to friday and cancel thursday's pilates": the one occurrence is pilates', not
+    yoga's. In a clause naming several events, a scope said right before one of their names is
+    that one's alone: each other event's scope is read without it."""
+    for mention in mentions:
+        others = [m for m in mentions if m is not mention and m.clause == mention.clause
+                  and m.ref.best != mention.ref.best]
+        words = text
+        for other in others:
+            own = OWN_SCOPE_RE.search(text, mention.clause[0], other.ref.start)
+            if own is not None:
+                words = words[:own.start()] + " " * (own.end() - own.start()) + words[own.end():]
+        if words is not text:
+            mention.scope = _scope(words[mention.clause[0]:mention.clause[1]])
 
 
 @lru_cache(maxsize=256)
@@ -949,6 +971,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
                                 singled=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"}),
                                 held=held_back(text, ref.start, ref.end)))
     _own_verbs(text, mentions)
+    _own_scopes(text, mentions)
     clean = _bind(text, mentions, phrases)
     for mention in mentions:
         mention.lengths = [x for x in lengths if mention.clause[0] <= x.start_index < mention.clause[1]]

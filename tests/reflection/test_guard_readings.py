@@ -1343,3 +1343,38 @@ def test_unless_it_clashes_makes_an_overlap_an_error(said: str, start: str, erro
     verdict = judge(f"put a playdate with the kims thursday at {said} unless it clashes with the dance show",
                     create(title="Playdate with the Kims", start=start, end=end), calendar=[show])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
+
+
+# -------------------------------------------------------------------- a day said as the event's own
+YOGA = ev("ev_yoga", "Yoga", "2026-01-07T19:00:00-08:00", "2026-01-07T20:00:00-08:00",
+          recurrence=["RRULE:FREQ=WEEKLY;BYDAY=WE"])
+PILATES = ev("ev_pil", "Pilates", "2026-01-08T18:30:00-08:00", "2026-01-08T19:30:00-08:00",
+             recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"])
+
+
+def test_a_weekdays_event_deleted_as_a_whole_series_is_proven() -> None:
+    """"scrap thursday's pilates" is the one occurrence, as "this thursday's" is."""
+    verdict = judge("scrap thursday's pilates, the teacher is sick",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_pil", "scope": "series"}},
+                    calendar=[YOGA, PILATES])
+    assert [f.type for f in verdict.errors] == ["event_id"], verdict.findings
+
+
+@pytest.mark.parametrize("occurrence, wrong", [("ev_yoga_20260305T030000Z", False), ("ev_yoga_20260312T030000Z", True)])
+def test_the_weekday_said_as_the_events_own_picks_its_occurrence(occurrence: str, wrong: bool) -> None:
+    day = "2026-03-04" if not wrong else "2026-03-11"
+    verdict = judge("reschedule only wednesday's yoga for 5:15pm",
+                    update(occurrence, start=f"{day}T17:15:00", end=f"{day}T18:15:00"), calendar=[YOGA])
+    assert bool([f for f in verdict.errors if f.type == "event_id"]) is wrong, verdict.findings
+    if not wrong:  # the occurrence is told by its day, not its new time: verified
+        assert not verdict.llm_needed, verdict.doubts
+
+
+def test_an_occurrence_said_of_one_event_is_not_the_scope_of_another_in_its_sentence() -> None:
+    """"cancel thursday's pilates" is one occurrence of pilates; yoga, moved in the same sentence
+    with no scope of its own, may be moved whole."""
+    verdict = judge("move yoga to friday and cancel thursday's pilates",
+                    update("ev_yoga", start="2026-01-09T19:00:00", end="2026-01-09T20:00:00"),
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_pil_20260306T023000Z"}},
+                    calendar=[YOGA, PILATES])
+    assert not verdict.errors, verdict.findings
