@@ -43,6 +43,8 @@ the one added names a guest, not an event."""
 
 
 _TOLD_VERBS = frozenset("said says emailed texted called messaged rang wrote running sick".split())
+_PEOPLE_PRONOUNS = frozenset("he she they we i".split())
+"""A run of words led by one of these is about people ("he has a test"), never an event's name."""
 _TOLD_AFTER_RE = re.compile(r"\s*(?:(?:is|are|was|were|['\u2019]s)\s+(?:sick|ill|away|running\s+late)|running\s+late|"
                             r"said|says|emailed|texted|called|messaged|rang|wrote)\b", re.I)
 """Words that make a run of words a reason someone or something told of ("school bus running
@@ -60,7 +62,7 @@ def _noisy_unmatched(ctx: CheckContext) -> int:
     for ref in ctx.reading.unmatched:
         words = [w for w in ref.words if is_content(w) and w not in _NOISE]
         before = ctx.reading.text[max(0, ref.start - 8):ref.start]
-        told = any(w in _TOLD_VERBS for w in ref.words) or \
+        told = any(w in _TOLD_VERBS for w in ref.words) or (ref.words and ref.words[0] in _PEOPLE_PRONOUNS) or \
             _TOLD_AFTER_RE.match(ctx.reading.text, ref.end) is not None
         if words and not told and not re.search(r"\b(?:to|as|called|named|titled)\s*$", before, re.I) \
                 and not _GUEST_MOVED_RE.search(ctx.reading.text[max(0, ref.start - 12):ref.end + 6]) \

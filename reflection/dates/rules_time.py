@@ -34,8 +34,8 @@ from reflection.dates.values import (
     Zone,
 )
 
-P_POD = rx(r"\b(?P<pre>this\s+|in\s+the\s+|at\s+|last\s+|early\s+|late\s+|(?:the\s+)?same\s+)?(?P<pod>tonight|tonite|"
-           r"morning|afternoon|evening|night|lunch\s*time|lunch)\b")
+P_POD = rx(r"\b(?P<pre>this\s+|in\s+the\s+|to\s+the\s+|at\s+|last\s+|early\s+|late\s+|(?:the\s+)?same\s+)?"
+           r"(?P<pod>tonight|tonite|morning|afternoon|evening|night|lunch\s*time|lunch)\b")
 P_T_AP = rx(rf"(?<![\d:.])(?P<h>\d{{1,2}})(?:[:.](?P<m>[0-5]\d)(?:[:.](?P<s>[0-5]\d))?)?\s*(?P<ap>{AP_RE})")
 P_T_24 = rx(rf"(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?(?!\d)(?!\s*{AP_RE})")
 P_T_DOT = rx(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?"
@@ -133,8 +133,13 @@ def _part_of_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
     if pre == "last" and pod not in ("night", "evening"):
         return None
     day = 0 if (pod == "tonight" or pre == "this") else (-1 if pre == "last" else None)
-    strong = pod == "tonight" or pre in ("this", "in the", "last") or (pre == "at" and pod == "night")
-    start = m.start() if pre != "at" else m.start("pod")
+    # "move it to the afternoon": where it goes, on its own day (CONTRACT 4: a time with no date);
+    # "to the morning crew" is a thing, not a time
+    if pre == "to the" and re.match(r"\s+(?!(?:on|of|this|next|tomorrow|today|then|instead|pls|please|if|so|"
+                                    r"and|but|or|as)\b)[a-z]", m.string[m.end():], re.I):
+        return None
+    strong = pod == "tonight" or pre in ("this", "in the", "last", "to the") or (pre == "at" and pod == "night")
+    start = m.start() if pre not in ("at", "to the") else m.start("pod") - len("the ")
     return Atom(start, m.end(), PartOfDay(pod, day), weak=not strong, prio=5)
 
 

@@ -494,7 +494,9 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
     if NEGATION_BEFORE_RE.search(before) or ruled_out or \
             CANNOT_BEFORE_RE.search(re.split(r"[,.;!?\n]", text[:start])[-1]):
         return "negated"
-    if SAME_AS_BEFORE_RE.search(before) or OTHERS_STATE_BEFORE_RE.search(before):
+    others = OTHERS_STATE_BEFORE_RE.search(before)  # "a test at 3", "a test in the morning"
+    if SAME_AS_BEFORE_RE.search(before) or (others is not None and (
+            others["prep"] or re.match(r"(?:in|this|that)\b", text[start:end], re.I))):
         return "current"
     if END_BEFORE_RE.search(before) or END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", text[:start])[-1]):
         return "end"
@@ -597,8 +599,9 @@ own, `AROUND_HOLIDAY_RE`)."""
 SAME_AS_BEFORE_RE = re.compile(r"\bsame\s+(?:\w+\s+)?as\s+(?:on\s+)?$", re.I)
 """Before a day: "same as last week's" tells which event to copy, not where it goes."""
 OTHERS_STATE_BEFORE_RE = re.compile(r"\b(?!(?:we|i|you)\b)[a-z]+\s+(?:has|had|got)\s+(?:an?|his|her|their)\s+"
-                                    r"[a-z]+(?:\s+[a-z]+)?\s+(?:at|on)\s+$", re.I)
-"""Before a time: "leo has a test at 3", a reason told of someone's other plans, not a change."""
+                                    r"[a-z]+(?:\s+(?!(?:at|on)\b)[a-z]+)?\s+(?P<prep>(?:at|on)\s+)?$", re.I)
+"""Before a time: "leo has a test at 3", "he has a test in the morning", a reason told of
+someone's other plans, not a change."""
 
 
 def _phrases(text: str, resolution: Resolution, shifts: list[Shift],

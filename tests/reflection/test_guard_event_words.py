@@ -258,3 +258,27 @@ def test_a_nickname_said_with_its_new_state_may_still_name_the_event() -> None:
     verdict = judge("leo's piano is fine. the zoo trip is at 4 now", "2027-01-05T07:30:00", PIANOS,
                     update("ev_visit", "2027-01-06T16:00:00+01:00", "2027-01-06T18:00:00+01:00"))
     assert not [f for f in verdict.errors if f.type == "event_id"], verdict.findings
+
+
+DENTISTS_TWO = [event("ev_dn", "Dentist - Noah", "2027-01-05T08:30:00+01:00", "2027-01-05T09:15:00+01:00"),
+                event("ev_da", "Dentist - Ava", "2027-01-07T08:30:00+01:00", "2027-01-07T09:15:00+01:00")]
+
+
+@pytest.mark.parametrize("moved, errors", [("ev_dn", []), ("ev_da", ["event_id"])])
+def test_someone_elses_plans_told_as_a_reason_are_no_target_nor_a_name(moved: str, errors: list[str]) -> None:
+    """"he has a test in the morning" is why; "in the morning" is no time asked, and "he ... test"
+    names no event: Ava's dentist moved instead of Noah's is proven."""
+    day = "2027-01-05" if moved == "ev_dn" else "2027-01-07"
+    verdict = judge("move noah's dentist to 4pm, he has a test in the morning", "2027-01-04T07:45:00",
+                    DENTISTS_TWO, update(moved, f"{day}T16:00:00+01:00", f"{day}T16:45:00+01:00"))
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+
+
+@pytest.mark.parametrize("message, said", [
+    ("move noah's dentist to 4pm, he has a test in the morning", "in the morning"),
+    ("switch the two dentists, leo has a test at 3", "3")])
+def test_a_time_of_someone_elses_plans_is_how_things_are_not_where_the_change_goes(message: str, said: str) -> None:
+    from reflection.dates.resolver import resolve
+    from reflection.reading.request import read_request
+    reading = read_request(message, resolve(message, "2027-01-04T07:45:00", BERLIN), [])
+    assert [p.role for p in reading.phrases if p.text == said] == ["current"]

@@ -1378,3 +1378,12 @@ def test_an_occurrence_said_of_one_event_is_not_the_scope_of_another_in_its_sent
                     {"name": "delete_calendar_event", "input": {"event_id": "ev_pil_20260306T023000Z"}},
                     calendar=[YOGA, PILATES])
     assert not verdict.errors, verdict.findings
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-03-05T14:00:00", False), ("2026-03-02T14:00:00", True)])
+def test_to_the_afternoon_keeps_the_events_own_day(start: str, wrong: bool) -> None:
+    """"move the dance show to the afternoon": the show's own Thursday, 12:00-17:00 (CONTRACT 4)."""
+    end = (datetime.fromisoformat(start) + timedelta(minutes=90)).isoformat()
+    verdict = judge("move the dance show to the afternoon, it clashes with work",
+                    update("ev_show", start=start, end=end))
+    assert bool(verdict.errors) is wrong, verdict.findings

@@ -764,3 +764,11 @@ def test_a_weak_day_abbreviation_right_after_a_clock_time_is_that_times_day(text
 
 def test_a_weak_day_abbreviation_after_a_bare_number_is_still_a_word() -> None:
     assert [e.span for e in exprs("we have 2 sat in the back row")] == []
+
+
+@pytest.mark.parametrize("text, span", [("move it to the afternoon", "the afternoon"),
+                                        ("move it to the evening, thanks", "the evening"),
+                                        ("give it to the morning crew", None)])
+def test_to_the_afternoon_is_a_part_of_the_day_and_the_morning_crew_is_not(text: str, span: str | None) -> None:
+    spans = [e.span for e in exprs(text)]
+    assert spans == ([span] if span else []), spans
