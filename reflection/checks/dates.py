@@ -30,13 +30,14 @@ from reflection.checks.rules import compare_rules, days_seen_in, ends_apart, nex
 from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
+    BOUND_RE,
     END_CLAUSE_RE,
     EXCEPTION_AFTER_RE,
     HOLIDAY_WORD_RE,
     Phrase,
     says_a_day,
 )
-from reflection.wording import describe_when, relation_to_today, weekday_name
+from reflection.wording import describe_day, describe_when, relation_to_today, weekday_name
 from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
@@ -196,7 +197,9 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     unread = unread_date_words(ctx)
     if unread:
-        ctx.unsure(write, "some date words were not understood: " + ", ".join(repr(w) for w in unread[:3]))
+        if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
+                and _off_every_day(ctx, write, start, _allowed(ctx, binding.phrases, current, update))):
+            ctx.unsure(write, "some date words were not understood: " + ", ".join(repr(w) for w in unread[:3]))
         return
     wall = _wall(write.input.get("start"))
     _odd_offset(ctx, write, start, tz_name)
@@ -240,6 +243,33 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+def _off_every_day(ctx: CheckContext, write: WriteCall, start: date | datetime, allowed: Allowed) -> bool:
+    """With only a time bound left unread ("tonight, he said after 7"), the day can still be
+    proven: a start on no day the phrases allow (nor just past midnight after one) is an error
+    (reported: True), whatever time the bound meant."""
+    days = {slot.day for slot in allowed.days}
+    for slot in allowed.instants:
+        first = slot.start.astimezone(ctx.tz).date()
+        last = slot.end.astimezone(ctx.tz).date() if slot.end is not None else first
+        days |= {first + timedelta(days=n) for n in range((last - first).days + 1)}
+    if allowed.keeps_day is not None:
+        days.add(allowed.keeps_day)
+    if not days or allowed.times and not (allowed.days or allowed.instants or allowed.keeps_day):
+        return False
+    local = start.astimezone(ctx.tz) if isinstance(start, datetime) else start
+    day = local.date() if isinstance(local, datetime) else local
+    early = isinstance(local, datetime) and local.hour < EARLY_MORNING_END - 2
+    if day in days or (early and day - timedelta(days=1) in days):
+        return False
+    phrase = allowed.phrases()[0] if allowed.phrases() else None
+    wanted = " or ".join(describe_day(d) for d in sorted(days)[:4])
+    ctx.error(write, "date", f"'{phrase.text if phrase else 'the message'}' is {wanted}; the call uses "
+              f"{describe_day(day)}", f"use {wanted}", phrase.text if phrase else None,
+              proof={"phrase": phrase.text if phrase else None, "readings": [str(d) for d in sorted(days)],
+                     "written": str(day)})
+    return True
 
 
 def _says_day(phrase: Phrase) -> bool:

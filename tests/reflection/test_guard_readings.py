@@ -1387,3 +1387,15 @@ def test_to_the_afternoon_keeps_the_events_own_day(start: str, wrong: bool) -> N
     verdict = judge("move the dance show to the afternoon, it clashes with work",
                     update("ev_show", start=start, end=end))
     assert bool(verdict.errors) is wrong, verdict.findings
+
+
+@pytest.mark.parametrize("start, errors", [("2026-03-03T19:00:00", ["date"]), ("2026-03-02T19:30:00", []),
+                                           ("2026-03-03T00:30:00", [])])
+def test_a_time_bound_left_unread_still_lets_the_day_be_proven(start: str, errors: list[str]) -> None:
+    """"tonight, he said after 7": whatever "after 7" means, tomorrow evening is not tonight;
+    just past midnight may still be."""
+    end = (datetime.fromisoformat(start) + timedelta(minutes=15)).isoformat()
+    verdict = judge("squeeze in a quick call with the plumber tonight, 15 mins whenever, he said after 7",
+                    create(title="Call with plumber", start=start, end=end), calendar=[])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+    assert verdict.llm_needed or errors
