@@ -24,7 +24,8 @@ NEAR_SAME_TITLE = 85.0
 # words that often stand next to a request without naming anything in the calendar
 _NOISE = frozenset("""coach kids kid sitter babysitter school sick trip busy work office traffic late
 asked said says thanks sorry rain weather away holiday vacation free busy available
-open mess sick ping email emails mail text texts msg message early late earlier later sooner""".split())
+open mess sick ping email emails mail text texts msg message early late earlier later sooner
+once twice only instead again extra""".split())
 
 
 def _verb(write: WriteCall) -> str:

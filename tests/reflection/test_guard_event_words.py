@@ -282,3 +282,14 @@ def test_a_time_of_someone_elses_plans_is_how_things_are_not_where_the_change_go
     from reflection.reading.request import read_request
     reading = read_request(message, resolve(message, "2027-01-04T07:45:00", BERLIN), [])
     assert [p.role for p in reading.phrases if p.text == said] == ["current"]
+
+
+@pytest.mark.parametrize("message", ["jake's piano tmrw is at 6 instead, just this once",
+                                     "jake's piano needs to be at 6 tmrw only"])
+def test_scope_words_are_no_nickname_of_an_event(message: str) -> None:
+    """"once", "only", "instead" name nothing: Maya's piano changed instead of Jake's is proven."""
+    pianos = [event("ev_pj", "Jake - piano", "2027-01-05T16:00:00+01:00", "2027-01-05T16:45:00+01:00"),
+              event("ev_pm2", "Maya - piano", "2027-01-05T17:00:00+01:00", "2027-01-05T17:45:00+01:00")]
+    verdict = judge(message, "2027-01-04T20:00:00", pianos,
+                    update("ev_pm2", "2027-01-05T18:00:00+01:00", "2027-01-05T18:45:00+01:00"))
+    assert "event_id" in [f.type for f in verdict.errors], verdict.findings
