@@ -48,6 +48,7 @@ P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
               rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")
 P_THE_DOM = rx(rf"\bthe\s+(?P<d>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})(?:\s+day)?"
                rf"(?:\s+(?:of\s+)?(?:the\s+)?(?P<which>this|next|last|following|previous)\s+month)?")
+_CHOICE_AFTER = rx(r"\s+(?:one|ones|option|choice|slot|time|of\s+(?:them|those|these|the\s+two|the\s+three))\b")
 P_ORD_WD = rx(rf"\b(?:the\s+)?(?P<n>first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)\s+"
               rf"(?P<wd>{WEEKDAY_RE})\s+(?:of|in)\s+(?:(?P<mon>{MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?"
               rf"|(?:the\s+)?(?P<which>this|next|the)\s+month\b)")
@@ -111,7 +112,10 @@ def _named_month_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
     dword = m.group("d")
     d = words_to_int(dword)
     tok = m.group("mon")
-    if d is None or (tok.lower() == "may" and tok != "May" and not dword[0].isdigit()):
+    # "may" is also a verb ("we may two..."): lowercase, only a digit or an ordinal word after it
+    # makes it the month ("may 15", "may fifteenth")
+    if d is None or (tok.lower() == "may" and tok != "May" and not dword[0].isdigit()
+                     and not re.fullmatch(ORDW, dword.strip(), re.I)):
         return None
     mon = MONTHS[tok.lower().rstrip(".")]
     return _date_atom(m, cal.month_day(ctx.today, mon, d, _year_val(m.group("y"))), prio=2)
@@ -229,8 +233,8 @@ def _weekday_dom(m: re.Match[str], ctx: Ctx) -> Atom | None:
 def _the_dom(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'the 3rd', 'the 15th of next month'."""
     n = words_to_int(m.group("d"))
-    if n is None:
-        return None
+    if n is None or _CHOICE_AFTER.match(ctx.text, m.end()):
+        return None  # "the second one", "the first option": a choice, not a day
     shift = _MONTH_STEP.get(_norm(m.group("which")))
     return _date_atom(m, cal.day_of_month(ctx.today, n, None, shift), prio=4)
 

@@ -772,3 +772,12 @@ def test_a_weak_day_abbreviation_after_a_bare_number_is_still_a_word() -> None:
 def test_to_the_afternoon_is_a_part_of_the_day_and_the_morning_crew_is_not(text: str, span: str | None) -> None:
     spans = [e.span for e in exprs(text)]
     assert spans == ([span] if span else []), spans
+
+
+@pytest.mark.parametrize("text, spans", [("friday may fifteenth at six thirty in the evening",
+                                          ["friday may fifteenth at six thirty in the evening"]),
+                                         ("we may fifteen of them", []),
+                                         ("the second one", []), ("the 3rd option", []),
+                                         ("move it to the second", ["the second"])])
+def test_may_with_an_ordinal_word_is_the_month_and_the_second_one_is_a_choice(text: str, spans: list[str]) -> None:
+    assert [e.span for e in exprs(text)] == spans
