@@ -630,12 +630,21 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event | None, st
         expr = phrase.expression
         if expr is None:
             continue
+        # a time said on a city's clock ("lands 07:40 dubai time") is that clock's wall time on
+        # the day the event reaches there, never today's offset carried over a clock change
+        clock_zone = zone(expr.explicit_zone) if expr.explicit_zone else ctx.tz
         for cand in expr.candidates:
             if not isinstance(cand.start, datetime):
                 continue
-            clock = cand.start.astimezone(ctx.tz).time()
-            at = datetime.combine(start.date(), clock, tzinfo=ctx.tz)
-            ends.append(at if at > start else at + timedelta(days=1))
+            if expr.kind == "datetime" and expr.explicit_zone:  # its day said: that very time
+                ends.append(cand.start.astimezone(ctx.tz))
+                continue
+            wall = cand.start.astimezone(clock_zone).time()
+            base = start.astimezone(clock_zone)
+            at = datetime.combine(base.date(), wall, tzinfo=clock_zone)
+            if at <= base:
+                at = datetime.combine(base.date() + timedelta(days=1), wall, tzinfo=clock_zone)
+            ends.append(at.astimezone(ctx.tz))
         if ends:
             return ends, phrase.text
     if current is None:  # a new event: only an end time said holds its end

@@ -197,3 +197,17 @@ def test_a_landing_time_with_no_zone_said_may_be_the_destinations_clock() -> Non
                                                   timezone="America/Los_Angeles", end_timezone="Europe/London")]}
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert verdict.valid and verdict.llm_needed, verdict.findings
+
+
+@pytest.mark.parametrize("end, errors", [("2026-11-01T07:40:00+04:00", []), ("2026-11-01T08:40:00+04:00", ["time"])])
+def test_an_end_on_a_citys_clock_is_read_on_the_day_it_is_reached_not_with_todays_offset(end: str,
+                                                                                        errors: list[str]) -> None:
+    """Said on 20 October in London (BST); the flight leaves on the 31st, after the UK's clocks
+    went back: 07:40 in Dubai is 03:40 in London then, not 04:40."""
+    message = "flight to dubai sat 31 oct, from heathrow, departs 21:05, lands 07:40 dubai time"
+    case = {"id": "t", "user_message": message,
+            "now": "2026-10-20T21:00:00", "timezone": "Europe/London", "home_address": "1 High St", "calendar": [],
+            "tool_calls": [create(title="Flight to Dubai", start="2026-10-31T21:05:00+00:00", end=end,
+                                  timezone="Europe/London", end_timezone="Asia/Dubai")]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
