@@ -531,6 +531,8 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"|\b(?:before|after|following|ahead\s+of)\s+"
     r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
     r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
+    r"|\bto\s+where\s+(?:the\s+)?(?!(?:nothing|anything|everything|nobody|we|i|you|they|it)\b)[a-z]+"
+    r"(?:['\u2019]s)?(?:\s+[a-z]+)?\s+(?:is|are)\b"
     r"|\b(?:day|night|week)\s+(?:after|before)\s+(?:[a-z]+['\u2019]s|my|our|his|her|their|your|the)\s+[a-z]+"
     r"|\bsame\s+(?:time\s+)?(?:slot|time|spot)\s+(?:as\s+)?(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:had|has|was|used)\b"
     r"|\b(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\s+"
@@ -539,8 +541,9 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
     rf"\s+(?:{ENDED_WORDS}|starts|begins)\b", re.I)
 """Where one event is placed relative to another ("put the dinner right after it", "move swim to
-when piano used to be", "2 hours after the bbq ends"): its time follows from the other event's
-(new or old) time, which code does not chain, so what it touches stays open."""
+when piano used to be", "to where the dentist is", "2 hours after the bbq ends"): its time
+follows from the other event's (new or old) time, which code does not chain, so what it touches
+stays open."""
 
 
 LATER_CHANGE_RE = re.compile(

@@ -1399,3 +1399,12 @@ def test_a_time_bound_left_unread_still_lets_the_day_be_proven(start: str, error
                     create(title="Call with plumber", start=start, end=end), calendar=[])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
     assert verdict.llm_needed or errors
+
+
+def test_to_where_another_event_is_places_the_event_relative_to_it() -> None:
+    """"move the dance show to where the concert is and push the concert to next week same
+    time": the show's new day is the concert's, never proven against "next week"."""
+    verdict = judge("move the dance show to where the concert is and push the concert to next week same time",
+                    update("ev_concert", start="2026-03-13T18:00:00", end="2026-03-13T19:00:00"),
+                    update("ev_show", start="2026-03-06T18:00:00", end="2026-03-06T19:30:00"))
+    assert not verdict.errors and verdict.llm_needed, verdict.findings
