@@ -91,7 +91,7 @@ FREE_TIME_RE = re.compile(
     r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|they'?re|she'?s|he'?s)\s+(?:free|not\s+busy|"
     r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"
     r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
-    r"\bno\s+(?:clash|conflict|overlap)|\bunless\s+(?:it|that|this|they)\s+(?:clash|conflict|overlap)|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
+    r"\bno\s+(?:clash|conflict|overlap)|\bunless\s+(?:it|that|this|they)\s+(?:clash|conflict|overlap)|\bnot\s+(?:during|over|on\s+top\s+of)\b|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
     r"(?:a\s+)?(?:time|slot|gap|spot)\b|"
     r"\bfind\s+(?:me\s+|us\s+)?(?:an?\s+|one\s+)?(?:hour|half\s+(?:an\s+)?hour|(?:\d+|two|three)\s*"
     r"(?:min|mins|minutes|h|hr|hrs|hours?))\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"

@@ -1334,13 +1334,15 @@ def test_a_visit_booked_for_a_question_is_never_verified() -> None:
     assert verdict.valid and verdict.llm_needed, verdict
 
 
+@pytest.mark.parametrize("condition", ["unless it clashes with", "but not during"])
 @pytest.mark.parametrize("said, start, errors", [("3pm", "2026-03-05T15:00:00", ["conflict"]),
                                                   ("11am", "2026-03-05T11:00:00", [])])
-def test_unless_it_clashes_makes_an_overlap_an_error(said: str, start: str, errors: list[str]) -> None:
-    """"unless it clashes with the dance show": added over the show anyway is proven wrong."""
+def test_unless_it_clashes_makes_an_overlap_an_error(condition: str, said: str, start: str, errors: list[str]) -> None:
+    """"unless it clashes with the dance show", "but not during the dance show": added over the
+    show anyway is proven wrong."""
     show = ev("ev_show", "Dance show", "2026-03-05T14:30:00-08:00", "2026-03-05T16:00:00-08:00")
     end = (datetime.fromisoformat(start) + timedelta(hours=2)).isoformat()
-    verdict = judge(f"put a playdate with the kims thursday at {said} unless it clashes with the dance show",
+    verdict = judge(f"put a playdate with the kims thursday at {said} {condition} the dance show",
                     create(title="Playdate with the Kims", start=start, end=end), calendar=[show])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
 
