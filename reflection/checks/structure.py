@@ -313,11 +313,39 @@ def _only_other(ctx: CheckContext, mentions: list[Mention], key: str) -> bool:
     return all(m.ref.best not in touched for m in mentions)
 
 
+GUEST_OFF_RE = re.compile(r"\b(?:remove|take|drop|kick|uninvite)\s+(?P<who>[a-z][\w.-]*(?:\s+[a-z][\w.-]*)?)"
+                          r"\s+(?:off|from)\s+(?!(?:the\s+|my\s+|our\s+)?(?:cal|calendar|schedule|diary|list)\b)",
+                          re.I)
+""""remove uncle mike from the bbq invite", "take dad off the carpool": a guest taken off (not
+"take mike's party off the calendar": a possessive or the event's own words name the event)."""
+
+
+def _guest_taken_off(ctx: CheckContext, event: Event) -> str | None:
+    """The person the message takes off this event, when they are one of its guests."""
+    title_words = {w.casefold() for w in re.findall(r"[a-z]{3,}", event.title, re.I)}
+    for match in GUEST_OFF_RE.finditer(ctx.reading.text):
+        words = {w.casefold() for w in re.findall(r"[a-z]{3,}", match["who"], re.I)}
+        if words & title_words:
+            continue
+        for guest in event.attendees:
+            parts = {p.casefold() for p in re.split(r"[._\-+@0-9]+", guest.split("@")[0]) if len(p) >= 3}
+            if words & parts:
+                return guest
+    return None
+
+
 def check_delete_vs_change(ctx: CheckContext) -> None:
-    """A delete where the person asked to move or change the event."""
+    """A delete where the person asked to move or change the event, or to take a guest off it."""
     creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
     for write in ctx.writes:
         if write.kind != "delete" or write.failed or ctx.is_flagged(write):
+            continue
+        event = ctx.event(write.event_id)
+        guest = _guest_taken_off(ctx, event) if event is not None else None
+        if event is not None and guest is not None:
+            ctx.error(write, "other", f"the person asked to take {guest} off '{event.title}'; the call deletes "
+                      "the whole event", f"remove {guest} from the guests instead", None,
+                      proof={"guest_removed": guest, "deleted": event.title})
             continue
         key = ctx.series_key(write.event_id)
         mentions = ctx.reading.mentions_of(key)
