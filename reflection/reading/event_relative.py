@@ -28,6 +28,7 @@ _WORDNUM = (r"an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
             r"thirty|forty[\s-]five|forty|sixty|ninety|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few")
 _UNIT_LONG = r"minutes?|mins?|hours?|hrs?|days?|weeks?"
 _AMOUNT = (r"(?<![\w.:])(?P<amount>half\s+(?:an?\s+)?hour|an?\s+hour\s+and\s+a\s+half|"
+           r"(?:an?|one)\s+hour\s+and\s+\d{1,2}(?:\s*(?:min|mins|minutes))?\b(?!\s*(?:am|pm|hours?|days?))|"
            r"\d+(?:\.\d+)?\s*h(?:rs?|ours?)?\s*\d+\s*m(?:in(?:ute)?s?)?\b|"
            rf"(?:(?P<d>\d+(?:\.\d+)?)\s*-?\s*(?P<du>{_UNIT_LONG}|m|h)|(?P<w>{_WORDNUM})[\s-]+(?P<wu>{_UNIT_LONG}))"
            r"\b(?:\s+and\s+a\s+half)?)")
@@ -94,6 +95,9 @@ def _amount(match: re.Match[str]) -> timedelta | None:
         return timedelta(minutes=30)
     if re.search(r"hour\s+and\s+a\s+half", text):
         return timedelta(minutes=90)
+    plus = re.match(r"(?:an?|one)\s+hour\s+and\s+(\d{1,2})", text)
+    if plus:  # "an hour and 15": the minutes are said without their unit
+        return timedelta(minutes=60 + int(plus.group(1)))
     hm = re.match(r"(\d+(?:\.\d+)?)\s*h(?:rs?|ours?)?\s*(\d+)", text)
     if hm:
         return timedelta(hours=float(hm.group(1)), minutes=int(hm.group(2)))
@@ -167,7 +171,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if longer or shorter:
             lengths.append(Length(match.group(0), match.start(), match.end(), amount, 1 if longer else -1))
             continue
-        is_length = bool(re.search(r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|"
+        is_length = bool(re.search(r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|\bbook|\breserve|"
+                                   r"\bblock(?:\s+off|\s+out)?|"
                                    r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
                                    r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
                                    part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"

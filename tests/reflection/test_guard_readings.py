@@ -1441,3 +1441,10 @@ MIKES = {**ev("ev_mikes", "Mike's party", "2026-03-08T12:00:00-08:00", "2026-03-
 def test_a_guest_taken_off_is_not_the_event_deleted(message: str, event_id: str, wrong: bool) -> None:
     verdict = judge(message, {"name": "delete_calendar_event", "input": {"event_id": event_id}}, calendar=[BBQ, MIKES])
     assert bool([e for e in verdict.errors if e.type == "other"]) is wrong, verdict.findings
+
+
+@pytest.mark.parametrize("end, errors", [("2026-03-04T17:15:00", []), ("2026-03-04T17:00:00", ["time"])])
+def test_book_an_hour_and_15_is_a_length_of_75_minutes(end: str, errors: list[str]) -> None:
+    verdict = judge("haircut for me and jack wed 4pm, book an hour and 15",
+                    create(title="Haircuts", start="2026-03-04T16:00:00", end=end), calendar=[])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
