@@ -17,7 +17,7 @@ from typing import Any
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.dates.lexicon import MONTH_NAMES, WEEKDAY_NAMES
-from reflection.reading.request import Phrase, single_days
+from reflection.reading.request import SPAN_JOIN_RE, Phrase, single_days
 from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -396,6 +396,8 @@ def check_all_day_spans(ctx: CheckContext) -> None:
         written = {start + timedelta(days=i) for i in range(days)}
         open_ended = re.search(r"\b(?:starting|from|beginning|begins?|leaving|till|until|through|thru)\b",
                                ctx.reading.text, re.I) or _DAY_TO_DAY_RE.search(ctx.reading.text)
+        for first_day, last_day in _dates_joined(ctx):  # "26 oct to 30 oct": the days between too
+            allowed |= _days(first_day, last_day)
         # the only write of a message naming no event: every day it names is this event's
         certain = binding.certain or (len(ctx.writes) == 1 and not ctx.reading.mentions)
         unread = not open_ended and bool(unread_date_words(ctx))  # read once: it may read the window
@@ -456,6 +458,23 @@ def _part_of_range(phrases: list[Phrase], written: set[date]) -> str | None:
 _DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"
                             r"(?:mon|tue|wed|thu|fri|sat|sun)", re.I)
 """'fri to sun': a span of days the phrases, read one by one, do not cover."""
+
+
+def _dates_joined(ctx: CheckContext) -> list[tuple[date, date]]:
+    """Two dates said as one span ("26 oct to 30 oct", "jan 3 to jan 5"): the days between are
+    asked too, which the phrases, read one by one, do not cover."""
+    dated = [p for p in ctx.reading.phrases if p.expression is not None and p.expression.kind == "date"
+             and p.role != "negated"]
+    out: list[tuple[date, date]] = []
+    for a, b in zip(dated, dated[1:], strict=False):
+        if not SPAN_JOIN_RE.fullmatch(ctx.reading.text[a.end_index:b.start_index]):
+            continue
+        assert a.expression is not None and b.expression is not None
+        for ca in a.expression.candidates:
+            for cb in b.expression.candidates:
+                if as_date(ca.start) <= as_date(cb.start):
+                    out.append((as_date(ca.start), as_date(cb.start)))
+    return out
 
 
 def _days_asked(text: str) -> int | None:

@@ -575,8 +575,12 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
         if phrase.role == "target" and BUSY_AFTER_RE.match(text[phrase.end_index:]):
             phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
                             phrase.shift, phrase.day_relative)  # "this week is a mess": not where it goes
+        # "half term is 26 oct to 30 oct, pop it in": the day stated starts a span said whole (in a
+        # move, "the dinner that's on tuesday to wednesday" is where it is and where it goes)
+        spans_on = i + 1 < len(phrases) and not MOVE_RE.search(text) and bool(
+            SPAN_JOIN_RE.fullmatch(text[phrase.end_index:phrases[i + 1].start_index]))
         if phrase.role == "target" and later_change and stated and phrase.shift is None \
-                and phrase.day_relative is None and not is_now:
+                and phrase.day_relative is None and not is_now and not spans_on:
             phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
                             phrase.shift, phrase.day_relative)
         out.append(phrase)

@@ -1448,3 +1448,12 @@ def test_book_an_hour_and_15_is_a_length_of_75_minutes(end: str, errors: list[st
     verdict = judge("haircut for me and jack wed 4pm, book an hour and 15",
                     create(title="Haircuts", start="2026-03-04T16:00:00", end=end), calendar=[])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
+
+
+@pytest.mark.parametrize("end, errors", [("2026-10-31", []), ("2026-11-02", ["date"])])
+def test_two_dates_said_as_one_span_are_every_day_between(end: str, errors: list[str]) -> None:
+    """"half term is 26 oct to 30 oct, pop it in as all day": the 26th is the span's start, not a
+    state, and the days between are asked; a span past the 30th is proven."""
+    verdict = judge("autumn half term is 26 oct to 30 oct, pop it in as all day pls",
+                    create(title="Autumn half term", start="2026-10-26", end=end, all_day=True), calendar=[])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
