@@ -873,7 +873,10 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         if not all(problems) and all(ends_apart(e.recurrence or "", written, days[0] if days else first, days)
                                      for e, days in zip(said, seen, strict=True)):
             ctx.unsure(write, "the repeat written ends at another time than the one said")
-        if all(problems):
+        if all(problems) and unread_date_words(ctx):
+            # "every year ... on normal years we do the 28th": words the rule reading does not hold
+            ctx.unsure(write, "the repeat rule said has words beside it that were not understood")
+        elif all(problems):
             expr = said[0]
             ctx.error(write, "date", f"'{expr.span}' repeats {problems[0]}", f"use {expr.recurrence}",
                       expr.span)

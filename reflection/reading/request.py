@@ -596,6 +596,12 @@ AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:
                                rf"satur|sun)day)\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
 """"the day after christmas", "the friday before thanksgiving": CONTRACT 4 reads no holiday, so
 the day counted from one is left unread (not the holiday itself)."""
+MONTH_NAMED_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}/\d{1,2}\b",
+                            re.I)
+BARE_DAY_OF_MONTH_RE = re.compile(r"(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th))", re.I)
+""""the 28th" beside a month said elsewhere in the message ("feb 29 ... on normal years we do the
+28th"): CONTRACT 4 reads it as the next 28th from today, but the person may mean that month's;
+left unread then."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(r"\b(?:days?|nights?|weeks?|weekends?|months?|(?:mon|tues|wednes|thurs|fri|"
                                     r"satur|sun)days?)\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -700,6 +706,11 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
     out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
+    months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
+              and MONTH_NAMED_RE.search(e.span)]
+    for expr in resolution.expressions:  # "feb 29 ... on normal years we do the 28th": which month's
+        if months and expr.kind == "date" and BARE_DAY_OF_MONTH_RE.fullmatch(expr.span.strip()):
+            out.append(expr.span.strip())
     for expr in resolution.expressions:  # with its bound word: "christmas" alone may be a title's
         bound = DAY_BOUND_BEFORE_RE.search(text, max(0, expr.start_index - 14), expr.start_index)
         if bound and expr.kind in ("date", "datetime") and \

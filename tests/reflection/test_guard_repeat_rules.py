@@ -104,3 +104,16 @@ def test_a_weekly_class_on_a_far_citys_clock_is_judged_on_that_clock() -> None:
                 "title": "Online maths", "start": "2026-01-12T19:00:00-06:00", "end": "2026-01-12T20:00:00-06:00",
                 "timezone": "America/Chicago", "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=MO"]}}]}
     assert _errors(case) == []
+
+
+@pytest.mark.parametrize("rule", ["RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1", "RRULE:FREQ=YEARLY"])
+def test_a_day_of_the_month_said_beside_another_month_leaves_a_yearly_rule_for_judgement(rule: str) -> None:
+    """"ellies bday is feb 29 lol. put it in every year, on normal years we do the 28th": "the 28th"
+    is February's here, not the next 28th; neither rule is proven wrong."""
+    case = {"id": "r", "user_message": "ellies bday is feb 29 lol. put it in every year, on normal years we do "
+            "the 28th", "now": "2027-01-15T21:00:00", "timezone": "America/Chicago", "home_address": "1 Elm St",
+            "calendar": [], "tool_calls": [{"name": "create_calendar_event", "input": {
+                "title": "Ellie's birthday", "start": "2027-02-28", "end": "2027-03-01", "all_day": True,
+                "recurrence": [rule]}}]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert not verdict.errors and verdict.llm_needed, verdict.findings
