@@ -26,7 +26,7 @@ from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
-from reflection.checks.rules import compare_rules, days_seen_in, ends_apart, next_days
+from reflection.checks.rules import compare_rules, days_seen_in, next_days
 from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
@@ -867,11 +867,12 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         if next_days(written, first) is None:
             ctx.unsure(write, "the repeat rule written could not be read")  # so never verified
             continue
-        seen = [_written_days(ctx, write, written, e) for e in said]
-        problems = [compare_rules(e.recurrence or "", written, days[0] if days else first, days)
-                    for e, days in zip(said, seen, strict=True)]
-        if not all(problems) and all(ends_apart(e.recurrence or "", written, days[0] if days else first, days)
-                                     for e, days in zip(said, seen, strict=True)):
+        outcomes = []
+        for expr in said:
+            days = _written_days(ctx, write, written, expr)
+            outcomes.append(compare_rules(expr.recurrence or "", written, days[0] if days else first, days))
+        problems = [problem for problem, _ in outcomes]
+        if not all(problems) and all(apart for _, apart in outcomes):
             ctx.unsure(write, "the repeat written ends at another time than the one said")
         if all(problems) and unread_date_words(ctx):
             # "every year ... on normal years we do the 28th": words the rule reading does not hold

@@ -217,13 +217,11 @@ def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str
             acts.append(("invite", new))
     if changes_reminders(ctx, write):
         acts.append(("remind", []))
+    had = ctx.event(write.event_id) if write.kind == "update" else None
     described = write.input.get("description")
-    described_before = ctx.event(write.event_id) if write.kind == "update" else None
-    had_text = described_before.description if described_before is not None else None
-    if described and str(described) != (had_text or ""):
+    if described and str(described) != ((had.description if had is not None else None) or ""):
         acts.append(("describe", [str(described)]))
     location = write.input.get("location")
-    had = ctx.event(write.event_id) if write.kind == "update" else None
     if location and str(location) != (had.location or "" if had is not None else ""):
         acts.append(("locate", [str(location)]))
     filed = _filed_elsewhere(ctx, write)

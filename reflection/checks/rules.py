@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -27,18 +28,26 @@ def _lines(value: Any) -> list[str]:
     return out
 
 
+_UTC_UNTIL_RE = re.compile(r"UNTIL=\d{8}T\d{6}Z", re.I)
+
+
+def _expand(body: str, wall: datetime) -> Iterator[datetime]:
+    """A rule's occurrences from the naive wall time `wall`, as naive wall times. An UNTIL in UTC
+    (as Google writes it) needs a start in UTC too: the wall time is tagged so, and the tag
+    dropped again from each occurrence."""
+    utc = _UTC_UNTIL_RE.search(body) is not None
+    for when in rrulestr(body, dtstart=wall.replace(tzinfo=UTC) if utc else wall):
+        yield when.replace(tzinfo=None)
+
+
 def next_days(rule: Any, start: date, count: int = SAMPLE) -> list[date] | None:
     """The first `count` days the rule gives from `start`; None when it cannot be read."""
     lines = _lines(rule)
     if not lines:
         return None
     try:
-        body = lines[0].split(":", 1)[1]
-        # an UNTIL in UTC (as Google writes it) needs a start in UTC too: at noon, its day is `start`
-        utc = re.search(r"UNTIL=\d{8}T\d{6}Z", body, re.I) is not None
-        parsed = rrulestr(body, dtstart=datetime.combine(start, time(12), tzinfo=UTC if utc else None))
         days: list[date] = []
-        for when in parsed:
+        for when in _expand(lines[0].split(":", 1)[1], datetime.combine(start, time(12))):
             days.append(when.date())
             if len(days) >= count:
                 break
@@ -54,16 +63,10 @@ def days_seen_in(rule: Any, start: datetime, seen_in: ZoneInfo, count: int = SAM
     lines = _lines(rule)
     if not lines or start.tzinfo is None:
         return None
-    body = lines[0].split(":", 1)[1]
     try:
-        utc = re.search(r"UNTIL=\d{8}T\d{6}Z", body, re.I) is not None
-        wall = start.replace(tzinfo=None)
-        parsed = rrulestr(body, dtstart=wall.replace(tzinfo=UTC) if utc else wall)
         days: list[date] = []
-        for when in parsed:
-            on_clock = when.replace(tzinfo=start.tzinfo) if not utc else \
-                when.replace(tzinfo=None).replace(tzinfo=start.tzinfo)
-            days.append(on_clock.astimezone(seen_in).date())
+        for when in _expand(lines[0].split(":", 1)[1], start.replace(tzinfo=None)):
+            days.append(when.replace(tzinfo=start.tzinfo).astimezone(seen_in).date())
             if len(days) >= count:
                 break
         return days
@@ -71,8 +74,12 @@ def days_seen_in(rule: Any, start: datetime, seen_in: ZoneInfo, count: int = SAM
         return None
 
 
-def compare_rules(said: str, written: Any, first: date, written_days: list[date] | None = None) -> str | None:
-    """None when the rules give the same days; else what the written rule does instead.
+def compare_rules(said: str, written: Any, first: date, written_days: list[date] | None = None
+                  ) -> tuple[str | None, bool]:
+    """What the written rule does instead of the said one (None when they give the same days),
+    and whether the two give the same days but one stops before the other within the sample (a
+    COUNT or UNTIL only one has: an end the person may have given in words the rule reading does
+    not hold, "6 classes total", so for judgement, neither proven nor verified).
 
     Both are expanded from `first`, the series' first start (its DTSTART), never from today: a
     weekly rule with no BYDAY repeats on the weekday of its first start, so a series that starts
@@ -81,19 +88,9 @@ def compare_rules(said: str, written: Any, first: date, written_days: list[date]
     want = next_days(said, first)
     got = written_days if written_days is not None else next_days(written, first)
     if want is None or got is None:
-        return None  # a rule we cannot read proves nothing
+        return None, False  # a rule we cannot read proves nothing
     if want[: len(got)] == got[: len(want)]:
-        return None  # the same days, one ending sooner perhaps ("6 classes total"): `ends_apart`
+        return None, len(got) != len(want)
     shown = ", ".join(d.strftime("%a %b %d") for d in got[:3])
     expected = ", ".join(d.strftime("%a %b %d") for d in want[:3])
-    return f"on {expected}, …; the call's rule gives {shown}, …"
-
-
-def ends_apart(said: str, written: Any, first: date, written_days: list[date] | None = None) -> bool:
-    """Whether the two rules give the same days but one stops before the other within the
-    sample (a COUNT or UNTIL only one has): an end the person may have given in words the rule
-    reading does not hold ("6 classes total"), so for judgement, neither proven nor verified."""
-    want = next_days(said, first)
-    got = written_days if written_days is not None else next_days(written, first)
-    return want is not None and got is not None and len(got) != len(want) and \
-        want[: len(got)] == got[: len(want)]
+    return f"on {expected}, …; the call's rule gives {shown}, …", False

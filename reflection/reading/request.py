@@ -16,7 +16,7 @@ from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
-from reflection.dates.lexicon import DAY_RE, MONTH_RE, WEEKDAY_RE, greetings
+from reflection.dates.lexicon import DAY_RE, MONTH_RE, ORDW, WEEKDAY_RE, greetings
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
@@ -91,7 +91,8 @@ FREE_TIME_RE = re.compile(
     r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|they'?re|she'?s|he'?s)\s+(?:free|not\s+busy|"
     r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"
     r"day|gap)\b|\b(?:doesn'?t|does\s+not|won'?t|will\s+not|wouldn'?t)\s+(?:clash|conflict|overlap)|"
-    r"\bno\s+(?:clash|conflict|overlap)|\bunless\s+(?:it|that|this|they)\s+(?:clash|conflict|overlap)|\bnot\s+(?:during|over|on\s+top\s+of)\b|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
+    r"\bno\s+(?:clash|conflict|overlap)|\bunless\s+(?:it|that|this|they)\s+(?:clash|conflict|overlap)|"
+    r"\bnot\s+(?:during|over|on\s+top\s+of)\b|\ban?\s+opening\b|\bfirst\s+available\b|\bfind\s+(?:me\s+|us\s+)?"
     r"(?:a\s+)?(?:time|slot|gap|spot)\b|"
     r"\bfind\s+(?:me\s+|us\s+)?(?:an?\s+|one\s+)?(?:hour|half\s+(?:an\s+)?hour|(?:\d+|two|three)\s*"
     r"(?:min|mins|minutes|h|hr|hrs|hours?))\b|\bfit\s+(?:it|this|that|them)\s+in\b|\bwhen(?:ever)?\s+(?:i'?m|we'?re)\s+"
@@ -596,9 +597,8 @@ AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:
                                rf"satur|sun)day)\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
 """"the day after christmas", "the friday before thanksgiving": CONTRACT 4 reads no holiday, so
 the day counted from one is left unread (not the holiday itself)."""
-MONTH_NAMED_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b\d{1,2}/\d{1,2}\b",
-                            re.I)
-BARE_DAY_OF_MONTH_RE = re.compile(r"(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th))", re.I)
+MONTH_NAMED_RE = re.compile(rf"\b{MONTH_RE}|\b\d{{1,2}}/\d{{1,2}}\b", re.I)
+BARE_DAY_OF_MONTH_RE = re.compile(rf"(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)|{ORDW})", re.I)
 """"the 28th" beside a month said elsewhere in the message ("feb 29 ... on normal years we do the
 28th"): CONTRACT 4 reads it as the next 28th from today, but the person may mean that month's;
 left unread then."""
