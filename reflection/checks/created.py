@@ -16,7 +16,7 @@ from typing import Any
 
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.dates.lexicon import MONTH_NAMES, WEEKDAY_NAMES
+from reflection.dates.lexicon import MONTH_NAMES, WEEKDAY_NAMES, WEEKDAY_STEM_RE
 from reflection.reading.request import SPAN_JOIN_RE, Phrase, single_days
 from tools.calendar.events import as_date
 
@@ -455,7 +455,7 @@ def _part_of_range(phrases: list[Phrase], written: set[date]) -> str | None:
     return found
 
 
-_DAY_TO_DAY_RE = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013)\s*"
+_DAY_TO_DAY_RE = re.compile(r"\b" + WEEKDAY_STEM_RE + r"\.?\s*(?:to|-|\u2013)\s*"
                             r"(?:mon|tue|wed|thu|fri|sat|sun)", re.I)
 """'fri to sun': a span of days the phrases, read one by one, do not cover."""
 

@@ -14,6 +14,7 @@ from reflection.checks.allowed import Allowed, slots_for
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.checks.dates import unread_date_words
 from reflection.checks.places import HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME
+from reflection.dates.lexicon import WEEKDAY_FULL_RE, WEEKDAY_STEM_RE
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
 from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, Phrase, phrase_kind, single_days
 from reflection.wording import describe_day
@@ -139,7 +140,7 @@ def check_unreferenced(ctx: CheckContext) -> None:
 THING_AT_TIME_RE = re.compile(
     r"\b(?:the|my|our)\s+(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>am|pm|a\.m\.|p\.m\.)?"
     r"(?:\s+(?:thing|one|appt|appointment|meeting|call|event|session|class|booking)\b|"
-    r"(?=\s*(?:[,.;!?]|$|(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|today\b|tomorrow\b|tmrw\b)))", re.I)
+    r"(?=\s*(?:[,.;!?]|$|(?:on\s+)?" + WEEKDAY_STEM_RE + r"\b|today\b|tomorrow\b|tmrw\b)))", re.I)
 """'the 3pm thing', 'the 10:30 meeting', 'cancel my 4pm': an event named by the time it starts at
 now (a time alone at the end of a clause names one only with am/pm or past 12, as below)."""
 
@@ -598,7 +599,7 @@ def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: lis
     return day in days and len(days) <= 2
 
 
-POSSESSIVE_DAY_RE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day['\u2019]s\s+", re.I)
+POSSESSIVE_DAY_RE = re.compile(WEEKDAY_FULL_RE + r"['\u2019]s\s+", re.I)
 
 
 def _owns_day(text: str, phrase: Phrase, mention: Mention) -> bool:

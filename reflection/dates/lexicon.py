@@ -55,6 +55,11 @@ MONTH_RE = (r"(?:january|february|march|april|may|june|july|august|september|oct
             r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:\b|(?=\d))\.?")
 WEEKDAY_RE = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
               r"|mon|tues|tue|weds|wed|thurs|thur|thu|fri|sat|sun)\b\.?")
+WEEKDAY_FULL_RE = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+"""A weekday's whole name, for patterns that go on after it ("friday's", "sundays")."""
+WEEKDAY_STEM_RE = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*"
+"""Any word that begins as a weekday does ("tues", "weds", "thursday", "thurs."), where a short
+or long form counts alike."""
 # a day of the month: digits with optional suffix, ordinal words, cardinal words
 DAY_RE = rf"(?:(?:[0-3]?\d)(?:st|nd|rd|th)?\b|{ORDW}|{NUMW})"
 YEARW = (rf"(?:two\s+thousand(?:\s+and)?(?:\s+{NUMW})?"

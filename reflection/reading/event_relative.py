@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from reflection.dates.lexicon import WEEKDAY_FULL_RE
 from reflection.reading.reminders import reminder_spans
 
 _NUM_WORDS = {
@@ -124,7 +125,7 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
-REPEATS_RE = re.compile(r"\b(?:every|each|weekly|monthly|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I)
+REPEATS_RE = re.compile(r"\b(?:every|each|weekly|monthly|" + WEEKDAY_FULL_RE + r"s)\b", re.I)
 """A message that asks for a repeating event: an amount of weeks in it counts the occurrences."""
 
 

@@ -16,7 +16,7 @@ from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
-from reflection.dates.lexicon import DAY_RE, MONTH_RE, ORDW, WEEKDAY_RE, greetings
+from reflection.dates.lexicon import DAY_RE, MONTH_RE, ORDW, WEEKDAY_FULL_RE, WEEKDAY_RE, WEEKDAY_STEM_RE, greetings
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
@@ -60,8 +60,8 @@ RENAME_RE = re.compile(r"\b(rename\w*|call\s+it|retitle|change\s+the\s+(?:name|t
 OCCURRENCE_RE = re.compile(
     r"\b(just|only)\s+(?:this|that|the|next|tomorrow|today|tonight|on|for|one|once)\b|"
     r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
-    r"\b(?:this|next|that)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s\b|"
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day['\u2019]s\s+(?!classes|lessons|sessions|games|practices)[a-z]|"
+    r"\b(?:this|next|that)\s+" + WEEKDAY_FULL_RE + r"'?s\b|"
+    r"\b" + WEEKDAY_FULL_RE + r"['\u2019]s\s+(?!classes|lessons|sessions|games|practices)[a-z]|"
     r"\bjust\s+once\b|\bone[-\s]time\b|\bjust\s+(?:the\s+)?one\b|\bskip\b|\b(?:this|next)\s+"
     r"(?:week|one)\s+only\b|\bonly\s+(?:this|next)\s+week\b|\bjust\s+(?:this|next)\s+week\b", re.I)
 _ONE_DAYS = (r"(?!\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|"
@@ -157,14 +157,14 @@ _RULED_OUT = (r"\s+(?:doesn'?t|does\s+not|won'?t|isn'?t|is\s+not|no\s+longer|can
               r"(?:work|works|good|happen|do|be)\b|\s+(?:is|'s)\s+(?:out|off|no\s+good)\b")
 RULED_OUT_AFTER_RE = re.compile(_RULED_OUT, re.I)
 """Words after a day that rule it out ('... doesnt work anymore', '... is out'): the day is negated."""
-RULED_OUT_DAY_RE = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*(?:"
+RULED_OUT_DAY_RE = re.compile(r"\b" + WEEKDAY_STEM_RE + r"(?:"
                               + _RULED_OUT + r"|\s+(?:is|'s)\s+a\s+no\b)", re.I)
 """'sat doesnt work anymore': a day ruled out, which says nowhere the event goes."""
 BETWEEN_RE = re.compile(r"\bbetween\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?\s*(?:and|&)\s*\d{1,2}", re.I)
 """'between 9 and 5': a window the start may fall anywhere in; the grammar reads no such window."""
 SPAN_FROM_DAY_RE = re.compile(
     r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
-    r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)[a-z]*\b|\bfortnight\b", re.I)
+    + WEEKDAY_STEM_RE + r"\b|\bfortnight\b", re.I)
 """'a week from Tuesday', 'a fortnight from friday': not defined by the policy (CONTRACT 4)."""
 BOUND_RE = re.compile(
     r"(?<!half\s)(?<!quarter\s)(?<!twenty\s)(?<!ten\s)(?<!five\s)"
@@ -361,7 +361,7 @@ def _verbs_in(text: str) -> frozenset[str]:
 FOLLOWING_RE = re.compile(
     r"\bfrom\s+now\s+on\b|\bfrom\s+(?:next|this)\s+(?:week|month|time)\s+on\b|\bgoing\s+forward\b|"
     r"\bmoving\s+forward\b|\bfrom\s+then\s+on\b|\bfrom\s+here\s+on\b|\bstarting\s+(?:next|this|on|from|"
-    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
+    + WEEKDAY_STEM_RE + r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d)|"
     r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b(?!" + _BOUNDED + r")|"
     r"\bthe\s+rest\s+of\s+(?:(?:the|this|their|her|his|my|our|\w+['\u2019]s)\s+)?(?:[\w'\u2019]+\s+){0,2}?"
     r"(?:season|series|term|semester|classes|lessons|games|sessions|practices|swims|matches|meetings|"
@@ -418,7 +418,7 @@ def held_back(text: str, start: int, end: int) -> str | None:
     return "delete" if verb in ("cancel", "delete", "remove") else "change" if verb in ("change", "touch") else "move"
 
 
-OWN_SCOPE_RE = re.compile(r"\b(?:(?:this|next|that)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week|"
+OWN_SCOPE_RE = re.compile(r"\b(?:(?:this|next|that)\s+)?(?:" + WEEKDAY_FULL_RE + r"|week|"
                           r"tomorrow|today|tonight)['\u2019]?s\s*$", re.I)
 """A scope said as another event's own, right before its name ("thursday's pilates")."""
 
@@ -593,8 +593,8 @@ END_OF_DAY_RE = re.compile(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|today|
 some day, most likely the show's own, not 23:59 today as a deadline reads it. Left unread."""
 
 
-AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:the\s+)?(?:mon|tues|wednes|thurs|fri|"
-                               rf"satur|sun)day)\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
+AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:the\s+)?{WEEKDAY_FULL_RE})"
+                               rf"\s+(?:after|before)\s+(?:{HOLIDAY_WORDS})", re.I)
 """"the day after christmas", "the friday before thanksgiving": CONTRACT 4 reads no holiday, so
 the day counted from one is left unread (not the holiday itself)."""
 MONTH_NAMED_RE = re.compile(rf"\b{MONTH_RE}|\b\d{{1,2}}/\d{{1,2}}\b", re.I)
@@ -603,8 +603,8 @@ BARE_DAY_OF_MONTH_RE = re.compile(rf"(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)|{ORD
 28th"): CONTRACT 4 reads it as the next 28th from today, but the person may mean that month's;
 left unread then."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
-COUNTED_FROM_BEFORE_RE = re.compile(r"\b(?:days?|nights?|weeks?|weekends?|months?|(?:mon|tues|wednes|thurs|fri|"
-                                    r"satur|sun)days?)\s+(?:before|after)\s+(?:the\s+)?$", re.I)
+COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
+                                    r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
 """"the last practice before christmas", "the first game after the 10th", "done by friday": a day
 that bounds where the event lies, not the day it is on; CONTRACT 4 reads no such bound, so the
 day is left unread ("the day after" and "the friday before" count from a day: a reading of their
