@@ -139,7 +139,11 @@ def _part_of_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
                                     r"and|but|or|as)\b)[a-z]", m.string[m.end():], re.I):
         return None
     strong = pod == "tonight" or pre in ("this", "in the", "last", "to the") or (pre == "at" and pod == "night")
-    start = m.start() if pre not in ("at", "to the") else m.start("pod") - len("the ")
+    # after "at" and "to the" the atom begins at the last word before the part of the day
+    # ("the afternoon"), so "to" stays free for the rest of the reading
+    raw_pre = (m.group("pre") or "").rstrip()
+    start = m.start() if pre not in ("at", "to the") else \
+        m.start("pre") + raw_pre.lower().rfind(pre.split()[-1])
     return Atom(start, m.end(), PartOfDay(pod, day), weak=not strong, prio=5)
 
 

@@ -768,6 +768,8 @@ def test_a_weak_day_abbreviation_after_a_bare_number_is_still_a_word() -> None:
 
 @pytest.mark.parametrize("text, span", [("move it to the afternoon", "the afternoon"),
                                         ("move it to the evening, thanks", "the evening"),
+                                        ("move it to the  afternoon", "the  afternoon"),
+                                        ("dinner at  night", "at  night"),
                                         ("give it to the morning crew", None)])
 def test_to_the_afternoon_is_a_part_of_the_day_and_the_morning_crew_is_not(text: str, span: str | None) -> None:
     spans = [e.span for e in exprs(text)]
