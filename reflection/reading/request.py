@@ -365,9 +365,12 @@ FOLLOWING_RE = re.compile(
     r"\bfrom\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+on\b|\bfor\s+the\s+rest\s+of\b(?!" + _BOUNDED + r")|"
     r"\bthe\s+rest\s+of\s+(?:(?:the|this|their|her|his|my|our|\w+['\u2019]s)\s+)?(?:[\w'\u2019]+\s+){0,2}?"
     r"(?:season|series|term|semester|classes|lessons|games|sessions|practices|swims|matches|meetings|"
-    r"rehearsals|appointments|visits)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b", re.I)
-"""CONTRACT 4: "from now on", "from next week on", "starting <date>": that occurrence and the
-following ones (a `following` change splits the series)."""
+    r"rehearsals|appointments|visits)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b|"
+    r"\band\s+(?:every|each|all)\s+(?:(?:of\s+)?the\s+)?\w+\s+(?:after|afterwards|thereafter)\b|"
+    r"\band\s+(?:the\s+)?(?:ones?|rest)\s+after\b|\band\s+(?:afterwards|thereafter|beyond)\b|"
+    r"\band\s+after\s*(?:[,.;!?]|$)", re.I)
+"""CONTRACT 4: "from now on", "from next week on", "starting <date>", "on the 20th and every one
+after": that occurrence and the following ones (a `following` change splits the series)."""
 
 
 ONLY_BEFORE_RE = re.compile(r"\b(?:just|only)\s+(?:(?:the|my|our|\w+['\u2019]s)\s+)?$", re.I)
@@ -380,10 +383,19 @@ OTHERS_STAY_RE = re.compile(
 ONE_DAY_AFTER_RE = re.compile(
     rf"(?:['\u2019]s)?\s+(?:(?:on|for)\s+)?(?:(?:this|next|that)\s+(?:{WEEKDAY_RE}|week\b)|"
     rf"{MONTH_RE}\s*{DAY_RE}|(?:the\s+)?{DAY_RE}\s+(?:of\s+)?{MONTH_RE}|\d{{1,2}}/\d{{1,2}}\b|"
+    rf"(?:{WEEKDAY_RE}\s*,?\s*)?the\s+(?:\d{{1,2}}(?:st|nd|rd|th)\b|{ORDW})|"
+    rf"{WEEKDAY_RE}\s*,?\s*\d{{1,2}}(?:st|nd|rd|th)\b|"
     r"tomorrow\b|today\b|tonight\b)(?!['\u2019]?s?\s+(?:on|onwards?)\b)", re.I)
 """Around an event's name: "just swim class next week", "only Sam's yoga on March 9", "only
-Yoga this Monday": the event on one day, picked out from its others (CONTRACT 4: one
-occurrence). Plural days ("only the mondays") are not one day and do not match."""
+Yoga this Monday", "soccer on saturday the twentieth", "swim on the 14th": the event on one
+day, picked out from its others (CONTRACT 4: one occurrence). Plural days ("only the mondays")
+are not one day and do not match."""
+
+
+WHOLE_WORDS_RE = re.compile(r"\b(?:whole|entire(?:ly)?|altogether|any\s*more|no\s+more|season|quit(?:ting)?|"
+                            r"stop(?:ped|ping)?|done\s+with|for\s+the\s+year|the\s+lot)\b", re.I)
+"""Words that may stretch a delete past the day said with it ("the whole thing", "we're done
+with it", "no more soccer"): a delete's day then singles nothing out."""
 
 
 def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> tuple[int, int] | None:
@@ -394,10 +406,12 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
     the clause says. Where that day is said, or None."""
     said_only = ONLY_BEFORE_RE.search(text[max(0, start - 30):start]) or \
         ONLY_START_RE.match(text, start) or \
-        OTHERS_STAY_RE.search(text) or deleting  # the name's words may begin with "only" ("only Sam's yoga")
+        OTHERS_STAY_RE.search(text)  # the name's words may begin with "only" ("only Sam's yoga")
     day = ONE_DAY_AFTER_RE.match(text, end)
-    if not said_only or day is None or FOLLOWING_RE.search(text) or SERIES_RE.search(text):
+    if not (said_only or deleting) or day is None or FOLLOWING_RE.search(text) or SERIES_RE.search(text):
         return None
+    if not said_only and WHOLE_WORDS_RE.search(text):
+        return None  # "cancel soccer on the 20th, the whole thing": the day may not bound it
     return day.span()
 
 
