@@ -32,6 +32,7 @@ from reflection.findings import Fact
 from reflection.reading.request import (
     BOUND_RE,
     END_CLAUSE_RE,
+    ENDED_WORDS,
     EXCEPTION_AFTER_RE,
     HOLIDAY_WORD_RE,
     Phrase,
@@ -181,6 +182,8 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         if placement == "exact" and not unread_date_words(ctx):
             check.dates_checked = True
             return
+        if _anchored_day_off(ctx, write, start, current, update):
+            return
         ctx.unsure(write, "its time is said relative to another event")
         return
     binding = bind(ctx, write)
@@ -270,6 +273,45 @@ def _off_every_day(ctx: CheckContext, write: WriteCall, start: date | datetime, 
               proof={"phrase": phrase.text if phrase else None, "readings": [str(d) for d in sorted(days)],
                      "written": str(day)})
     return True
+
+
+ADJACENT_ANCHOR_RE = re.compile(
+    r"(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\b"
+    r"|(?:\d+|an?|one|two|three|half\s+an?)\s*(?:h|hrs?|hours?|min|mins|minutes)\s+(?:before|after)\b"
+    r"|(?:as\s+soon\s+as|once|when|whenever|the\s+(?:minute|moment|second))\s.*\b(?:" + ENDED_WORDS
+    + r"|starts|begins)$", re.I)
+"""An event placed right next to another ("right after soccer", "2 hours before the flight", "as
+soon as school ends"): whatever the other's time, the two are on one day, or a midnight apart."""
+
+
+def _anchored_day_off(ctx: CheckContext, write: WriteCall, start: date | datetime, current: Event | None,
+                      update: bool) -> bool:
+    """"Start movie night as soon as school ends friday" written a week later: the day said beside
+    an event the write is placed right next to dates both, so a start two days or more from every
+    day it allows is wrong whatever the other event's time (reported: True). Placements that may
+    be days apart ("the week after", "when piano used to be", "after the surgery") prove nothing."""
+    reading = ctx.reading
+    if unread_date_words(ctx) or any(p.day_relative is not None for p in reading.phrases):
+        return False
+    binding = bind(ctx, write)
+    days_said = [p for p in binding.phrases if _says_day(p) and p.role == "target"]
+    if not binding.certain or len(days_said) != 1:
+        return False
+    phrase = days_said[0]
+    spans = [(a, b) for a, b in reading.other_event_anchors
+             if ADJACENT_ANCHOR_RE.match(reading.text[a:b].strip())]
+    beside = [(a, b) for a, b in spans
+              if not re.search(r"[.;!?]|\band\b", reading.text[min(b, phrase.end_index):max(a, phrase.start_index)])
+              and (0 <= phrase.start_index - b <= 30 or 0 <= a - phrase.end_index <= 30)]
+    if len(spans) != 1 or not beside:
+        return False
+    allowed = _allowed(ctx, [phrase], current, update)
+    days = {slot.day for slot in allowed.days} | {slot.start.astimezone(ctx.tz).date() for slot in allowed.instants}
+    local = start.astimezone(ctx.tz) if isinstance(start, datetime) else start
+    day = local.date() if isinstance(local, datetime) else local
+    if not days or min(abs((day - d).days) for d in days) < 2:
+        return False
+    return _off_every_day(ctx, write, start, allowed)
 
 
 def _says_day(phrase: Phrase) -> bool:

@@ -102,6 +102,23 @@ def test_the_first_event_of_a_chain_is_still_held_to_its_own_shift() -> None:
     assert [e.call_index for e in verdict.errors] == [0]
 
 
+@pytest.mark.parametrize("message", ["add pizza night right after work thursday",
+                                     "add pizza night as soon as school lets out thursday"])
+def test_a_day_said_beside_an_event_placed_right_next_to_it_dates_both(message: str) -> None:
+    late = judge(message, create(title="Pizza night", start="2026-03-12T18:30:00", end="2026-03-12T20:00:00"))
+    assert [e.type for e in late.errors] == ["date"]
+    assert late.errors[0].proof is not None and late.errors[0].proof["readings"] == ["2026-03-05"]
+    for start in ("2026-03-05T18:30:00", "2026-03-06T00:30:00"):  # that evening, or past midnight
+        assert not judge(message, create(title="Pizza night", start=start)).errors
+
+
+@pytest.mark.parametrize("message", ["book pizza night after the game thursday",
+                                     "add pizza night the week after school ends thursday"])
+def test_a_placement_that_may_be_days_away_proves_no_day(message: str) -> None:
+    verdict = judge(message, create(title="Pizza night", start="2026-03-12T18:30:00", end="2026-03-12T20:00:00"))
+    assert not verdict.errors and verdict.llm_needed
+
+
 # -------------------------------------------------------------------- pinned parts
 def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     message = "team lunch tomorrow: start 10 minutes sooner, same end time"
