@@ -119,6 +119,25 @@ def test_a_placement_that_may_be_days_away_proves_no_day(message: str) -> None:
     assert not verdict.errors and verdict.llm_needed
 
 
+SWIM_4TH = "ev_swim_20260305T013000Z"  # Wednesday March 4, 17:30
+
+
+def test_same_time_keeps_the_clock_time_when_the_day_is_unread() -> None:
+    message = "move maya's swim to thrusday same time"
+    wrong = judge(message, update(SWIM_4TH, start="2026-03-05T16:30:00", end="2026-03-05T17:30:00"))
+    assert [e.type for e in wrong.errors] == ["time"]
+    assert wrong.errors[0].proof is not None and wrong.errors[0].proof["same_time"] == "17:30"
+    right = judge(message, update(SWIM_4TH, start="2026-03-05T17:30:00", end="2026-03-05T18:30:00"))
+    assert not right.errors and right.llm_needed  # the day itself is still unread
+
+
+@pytest.mark.parametrize("message", ["move maya's swim to thrusday same time as the dance show",
+                                     "move maya's swim to thrusday, same time or 4ish"])
+def test_same_time_as_another_thing_or_beside_another_time_proves_no_time(message: str) -> None:
+    verdict = judge(message, update(SWIM_4TH, start="2026-03-05T16:30:00", end="2026-03-05T17:30:00"))
+    assert not verdict.errors
+
+
 # -------------------------------------------------------------------- pinned parts
 def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     message = "team lunch tomorrow: start 10 minutes sooner, same end time"
