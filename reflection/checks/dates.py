@@ -200,7 +200,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
         ctx.unsure(write, "no phrase of the message says when")
         return
-    unread = unread_date_words(ctx)
+    unread = _outside_context(ctx, write, binding, unread_date_words(ctx))
     if unread:
         if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
                 and _off_every_day(ctx, write, start, _allowed(ctx, binding.phrases, current, update))):
@@ -346,6 +346,53 @@ def _same_time_broken(ctx: CheckContext, write: WriteCall, current: Event, start
               f"{describe_when(now)}", f"keep the start at {was:%H:%M}", "same time",
               proof={"same_time": f"{was:%H:%M}", "written": str(now)})
     return True
+
+
+_SENTENCE_END_RE = re.compile(
+    r"[!?;\n]+|(?<![ap]\.m)(?<!\b[a-z])(?<!\bmrs)(?<!\bmr)(?<!\bms)(?<!\bdr)(?<!\bst)(?<!\bno)(?<!\bapprox)"
+    r"(?<!\bappt)(?<!\bave)(?<!\brd)(?<!\d)\.+(?=\s|$)", re.I)
+"""Where a sentence ends: not at the dot of "a.m.", "Dr.", "St." or "17.30"."""
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    spans, begin = [], 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        spans.append((begin, m.end()))
+        begin = m.end()
+    if begin < len(text):
+        spans.append((begin, len(text)))
+    return spans
+
+
+_ASKING_RE = re.compile(
+    r"\?|\b(?:move|moving|push|pull|shift|change|make|put|add|book|schedule|set|bump|reschedule|switch|"
+    r"swap|cancel|delete|remove|drop|clear|block|want|wanna|need|needs|should|could|can|would|will|pls|"
+    r"please|plz|let['\u2019]?s|instead|actually|rather|mean|wait|sorry|no|nope|nah|not|or|maybe|either|"
+    r"prefer|better|if|unless|try|do|go|keep|leave|also|too|then|same|it|that|this)\b", re.I)
+"""Words of a sentence that asks for, corrects or points at something: such a sentence may
+carry the day meant, so an unread word in it still blocks a proof."""
+
+
+def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, words: list[str]) -> list[str]:
+    """The unread words that may bear on `write`: a word found only in sentences that ask
+    nothing, correct nothing and point at nothing ("my sister lands saturday so the weekend is
+    gonna be chaos. can u push the dentist to monday morning"), with no phrase bound to the
+    write and no name of the event it writes, says what happens around the change, not where
+    the change goes, and is left out (CONTRACT 4: the phrase bound to the change is read)."""
+    if not words or not binding.certain or not binding.phrases:
+        return words
+    text = ctx.reading.text
+    own = [(p.start_index, p.end_index) for p in binding.phrases]
+    own += [(m.ref.start, m.ref.end) for m in ctx.mentions_for(write.event_id)]
+    quiet = [(start, end) for start, end in _sentences(text)
+             if not _ASKING_RE.search(text[start:end]) and not any(start < b and a < end for a, b in own)]
+    if not quiet:
+        return words
+
+    def only_in_quiet(word: str) -> bool:
+        found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
+        return bool(found) and all(any(a <= at < b for a, b in quiet) for at in found)
+    return [w for w in words if not only_in_quiet(w)]
 
 
 def _says_day(phrase: Phrase) -> bool:

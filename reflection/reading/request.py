@@ -803,6 +803,8 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
     if leading:
         receivers = [m for m in mentions if m.ref.start > leading[-1].start_index]
         for phrase in leading:
+            if _context_before(text, phrase, receivers, clauses):
+                continue
             for mention in receivers:
                 # a phrase said before the event is context ("tomorrow's", "on Friday, move ...")
                 # unless the mention has nothing else
@@ -813,6 +815,24 @@ def _bind(text: str, mentions: list[Mention], phrases: list[Phrase]) -> bool:
         if not one_group([p for p in mention.phrases if p.role == "target"]):
             clean = False
     return clean
+
+
+_ASKS_RE = re.compile(r"\?|\b(?:it|them|that|this|those|these|there|then|can|could|would|will|want|wanna|"
+                      r"need|pls|please|plz|let['\u2019]?s|should|instead|actually|rather|or|maybe|if|unless|"
+                      r"not|no|same)\b", re.I)
+
+
+def _context_before(text: str, phrase: Phrase, receivers: list[Mention], clauses: list[tuple[int, int]]) -> bool:
+    """"my sister lands saturday so the weekend is gonna be chaos. can u push the dentist to
+    monday morning": a phrase in an earlier clause that asks no change, points at nothing and
+    asks nothing, said before events that each have a target of their own later, is what
+    happens around the change (context), not where it goes."""
+    clause = _clause_of(phrase.start_index, clauses)
+    words = text[clause[0]:clause[1]]
+    if _verbs(words) or phrase.shift is not None or phrase.day_relative is not None or _ASKS_RE.search(words):
+        return False
+    return bool(receivers) and all(m.clause != clause and any(p.role == "target" for p in m.phrases)
+                                   for m in receivers)
 
 
 def one_group(phrases: list[Phrase]) -> bool:

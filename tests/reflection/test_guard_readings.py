@@ -63,6 +63,25 @@ def test_a_stated_time_the_calendar_disagrees_with_proves_nothing() -> None:
     assert verdict.valid and verdict.llm_needed
 
 
+CONTEXT_FIRST = "my sister lands saturday so the weekend is gonna be chaos. can u push the team lunch to wednesday"
+
+
+def test_a_day_in_an_earlier_sentence_that_asks_nothing_is_context() -> None:
+    wrong = judge(CONTEXT_FIRST, update("ev_lunch", start="2026-03-07T12:00:00", end="2026-03-07T13:00:00"))
+    assert [e.type for e in wrong.errors] == ["date"]
+    assert wrong.errors[0].proof is not None and wrong.errors[0].proof["phrase"] == "wednesday"
+    right = judge(CONTEXT_FIRST, update("ev_lunch", start="2026-03-04T12:00:00", end="2026-03-04T13:00:00"))
+    assert right.valid and not right.errors
+
+
+@pytest.mark.parametrize("message", ["saturday works better. move the team lunch there",
+                                     "the weekend is out, can u push the team lunch to wednesday",
+                                     "saturday or the weekend, no idea. push the team lunch to wednesday"])
+def test_an_earlier_sentence_that_points_or_asks_proves_nothing(message: str) -> None:
+    verdict = judge(message, update("ev_lunch", start="2026-03-07T12:00:00", end="2026-03-07T13:00:00"))
+    assert not verdict.errors
+
+
 # -------------------------------------------------------------------- ranges after a day
 def test_a_range_after_a_day_is_a_time_range_with_its_end() -> None:
     message = "move the team lunch to wednesday 11-1"
