@@ -27,6 +27,7 @@ from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import compare_rules, days_seen_in, next_days
+from reflection.dates.lexicon import MONTHS
 from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
@@ -201,6 +202,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         ctx.unsure(write, "no phrase of the message says when")
         return
     unread = _outside_context(ctx, write, binding, unread_date_words(ctx))
+    unread = _month_agreed(ctx, binding, unread, _allowed(ctx, binding.phrases, current, update))
     if unread:
         if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
                 and _off_every_day(ctx, write, start, _allowed(ctx, binding.phrases, current, update))):
@@ -393,6 +395,18 @@ def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, word
         found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
         return bool(found) and all(any(a <= at < b for a, b in quiet) for at in found)
     return [w for w in words if not only_in_quiet(w)]
+
+
+def _month_agreed(ctx: CheckContext, binding: Binding, words: list[str], allowed: Allowed) -> list[str]:
+    """"in early december, saturday the 5th at 10": a month name left unread ("early december"
+    is no wording of the policy) that every day the write's phrases allow already lies in adds
+    no reading, and no longer blocks the write's date."""
+    if not words or not binding.certain:
+        return words
+    days = {slot.day for slot in allowed.days} | {slot.start.astimezone(ctx.tz).date() for slot in allowed.instants}
+    months = {d.month for d in days}
+    return [w for w in words if not (len(months) == 1 and w.casefold() != "may"
+                                     and MONTHS.get(w.casefold().rstrip(".")) in months)]
 
 
 def _says_day(phrase: Phrase) -> bool:

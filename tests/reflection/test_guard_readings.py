@@ -82,6 +82,16 @@ def test_an_earlier_sentence_that_points_or_asks_proves_nothing(message: str) ->
     assert not verdict.errors
 
 
+def test_a_month_left_unread_that_the_read_day_lies_in_blocks_nothing() -> None:
+    message = "put the photo shoot in early march, thursday the 5th at 10am"
+    wrong = judge(message, create(title="Photo shoot", start="2026-03-12T10:00:00", end="2026-03-12T11:00:00"))
+    assert [e.type for e in wrong.errors] == ["date"]
+    assert judge(message, create(title="Photo shoot", start="2026-03-05T10:00:00", end="2026-03-05T11:00:00")).valid
+    other_month = judge("put the photo shoot in early april, thursday the 5th at 10am",
+                        create(title="Photo shoot", start="2026-03-12T10:00:00", end="2026-03-12T11:00:00"))
+    assert not other_month.errors and other_month.llm_needed
+
+
 # -------------------------------------------------------------------- ranges after a day
 def test_a_range_after_a_day_is_a_time_range_with_its_end() -> None:
     message = "move the team lunch to wednesday 11-1"
