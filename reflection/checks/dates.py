@@ -203,6 +203,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         return
     unread = _outside_context(ctx, write, binding, unread_date_words(ctx))
     unread = _month_agreed(ctx, binding, unread, _allowed(ctx, binding.phrases, current, update))
+    unread = _only_of_the_end(ctx, binding, unread)
     if unread:
         if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
                 and _off_every_day(ctx, write, start, _allowed(ctx, binding.phrases, current, update))):
@@ -407,6 +408,28 @@ def _month_agreed(ctx: CheckContext, binding: Binding, words: list[str], allowed
     months = {d.month for d in days}
     return [w for w in words if not (len(months) == 1 and w.casefold() != "may"
                                      and MONTHS.get(w.casefold().rstrip(".")) in months)]
+
+
+def _only_of_the_end(ctx: CheckContext, binding: Binding, words: list[str]) -> list[str]:
+    """"saturday 22:50 from berlin, arrives 8:15 next morning": a word left unread right beside
+    the time the event ends ("next morning"), nearer to it than to any other phrase and with no
+    stop between, says when it ends; it cannot move the start, whose phrase is read."""
+    ends = [p for p in ctx.reading.phrases if p.role == "end"]
+    if not words or not ends or not binding.certain or not binding.phrases:
+        return words
+    text = ctx.reading.text
+
+    def beside_end(at: int, size: int) -> bool:
+        def gap(p: Phrase) -> int:
+            return max(p.start_index - (at + size), at - p.end_index, 0)
+        nearest = min(ctx.reading.phrases, key=gap)
+        between = text[min(nearest.end_index, at):max(nearest.start_index, at + size)]
+        return nearest.role == "end" and gap(nearest) <= 15 and not re.search(r"[,.;!?]", between)
+
+    def only_by_ends(word: str) -> bool:
+        found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
+        return bool(found) and all(beside_end(at, len(word)) for at in found)
+    return [w for w in words if not only_by_ends(w)]
 
 
 def _says_day(phrase: Phrase) -> bool:

@@ -92,6 +92,18 @@ def test_a_month_left_unread_that_the_read_day_lies_in_blocks_nothing() -> None:
     assert not other_month.errors and other_month.llm_needed
 
 
+def test_a_word_left_unread_beside_the_end_does_not_move_the_start() -> None:
+    message = "night train to seattle, saturday 22:50 from union station, arrives 8:15 next morning"
+    late = judge(message, create(title="Night train", start="2026-03-14T22:50:00", end="2026-03-15T08:15:00"))
+    assert [e.type for e in late.errors] == ["date"]
+    right = judge(message, create(title="Night train", start="2026-03-07T22:50:00", end="2026-03-08T08:15:00"))
+    assert not right.errors
+    # said beside the start, the unread word may be the start's own
+    unsure = judge("night train to seattle, a week from saturday 22:50, arrives 8:15 next morning",
+                   create(title="Night train", start="2026-03-14T22:50:00", end="2026-03-15T08:15:00"))
+    assert not unsure.errors
+
+
 # -------------------------------------------------------------------- ranges after a day
 def test_a_range_after_a_day_is_a_time_range_with_its_end() -> None:
     message = "move the team lunch to wednesday 11-1"
