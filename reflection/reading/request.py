@@ -408,6 +408,12 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
         ONLY_START_RE.match(text, start) or \
         OTHERS_STAY_RE.search(text)  # the name's words may begin with "only" ("only Sam's yoga")
     day = ONE_DAY_AFTER_RE.match(text, end)
+    if deleting and not said_only:
+        # the delete said of this name, in its own comma-part ("cancel tomorrow's nurse visit, ma
+        # is staying at my sister's tonight": "my sister's tonight" is not deleted)
+        begin = max(text.rfind(",", 0, start), text.rfind(";", 0, start)) + 1
+        stops = [i for i in (text.find(",", end), text.find(";", end)) if i >= 0]
+        deleting = bool(DELETE_RE.search(text, begin, min(stops, default=len(text))))
     if not (said_only or deleting) or day is None or FOLLOWING_RE.search(text) or SERIES_RE.search(text):
         return None
     if not said_only and WHOLE_WORDS_RE.search(text):

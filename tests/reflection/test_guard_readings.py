@@ -955,6 +955,16 @@ def test_without_one_day_singled_out_a_whole_series_delete_is_not_proven_wrong(m
     assert not judge(message, DELETE_SWIM).errors
 
 
+def test_a_name_in_a_later_comma_part_with_no_delete_of_its_own_is_not_singled_out() -> None:
+    # "my coach's tonight" names the walk's coach, in a part of the message that deletes nothing
+    walk = ev("ev_walk", "Walk - Coach Ben", "2026-02-01T09:00:00-08:00", "2026-02-01T10:00:00-08:00",
+              recurrence=["RRULE:FREQ=DAILY"])
+    verdict = judge("cancel tomorrow's walk, i'm staying at my coach's tonight and tomorrow",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_walk_20260303T170000Z"}},
+                    calendar=[*CAL, walk])
+    assert not verdict.errors
+
+
 @pytest.mark.parametrize("message", ["cancel swim on the 11th and every one after",
                                      "cancel swim on the 11th and all the ones after",
                                      "cancel swim on the 11th and after"])
