@@ -593,7 +593,9 @@ def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: lis
     allowed = Allowed()
     for mention in mentions:
         for phrase in mention.phrases:
-            if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None:
+            # a time alone ("to 7:30") names no day: its today-or-tomorrow is the policy's default
+            if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None \
+                    and phrase_kind(phrase) in ("date", "datetime"):
                 slots_for(phrase, None, ctx.tz, allowed, False)
     days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
     return day in days and len(days) <= 2

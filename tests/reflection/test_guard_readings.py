@@ -965,6 +965,16 @@ def test_a_name_in_a_later_comma_part_with_no_delete_of_its_own_is_not_singled_o
     assert not verdict.errors
 
 
+def test_a_time_alone_names_no_day_so_one_occurrence_for_it_is_not_verified() -> None:
+    # "to 7:30" is today-or-tomorrow by default, which is not the person naming tomorrow's walk
+    walk = ev("ev_walk", "Walk - Coach Ben", "2026-02-01T09:00:00-08:00", "2026-02-01T10:00:00-08:00",
+              recurrence=["RRULE:FREQ=DAILY"])
+    verdict = judge("change my walk to 7:30, 9 is too late for me",
+                    update("ev_walk_20260303T170000Z", start="2026-03-03T07:30:00", end="2026-03-03T08:30:00"),
+                    calendar=[*CAL, walk])
+    assert verdict.valid and verdict.llm_needed
+
+
 @pytest.mark.parametrize("message", ["cancel swim on the 11th and every one after",
                                      "cancel swim on the 11th and all the ones after",
                                      "cancel swim on the 11th and after"])
