@@ -249,8 +249,21 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
         # event's own zone is a reading too, and an error must exclude every reading
         ctx.unsure(write, f"the time may be meant on the clock of {tz_name}, the event's own zone")
         return
+    if verdict.problem == "time" and FALLBACK_RE.search(ctx.reading.text):
+        ctx.unsure(write, "the message gives another time if the first does not fit")
+        return
     check.dates_ok = False
     _report(ctx, write, start, allowed, verdict)
+
+
+FALLBACK_RE = re.compile(
+    r"\b(?:if|in\s+case)\b[^.?!]{0,60}?\b(?:clash(?:es)?|conflicts?|overlaps?|busy|taken|booked|full|"
+    r"not\s+free|isn['\u2019]?t\s+free|doesn['\u2019]?t\s+work|won['\u2019]?t\s+work|can['\u2019]?t)\b"
+    r"[^.?!]{0,30}?\b(?:then|make\s+it|instead|go\s+(?:for|with)|move\s+it|push\s+it|try|use)\b"
+    r"|\botherwise\b|\bfailing\s+that\b|\bor\s+else\b|\bif\s+not\b", re.I)
+""""6pm, but not if it clashes with swim, then make it 7": a second time the person gives for
+when the first does not fit, which the policy does not read; the time is then for judgement
+(the day still proves)."""
 
 
 def _off_every_day(ctx: CheckContext, write: WriteCall, start: date | datetime, allowed: Allowed) -> bool:

@@ -483,7 +483,8 @@ END_CLAUSE_RE = re.compile(r"\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?(?:e
 PIN_END_RE = re.compile(
     r"\b(?:same|keep(?:\s+the)?|don'?t\s+(?:move|change|touch)\s+the|leave\s+the)\s+end(?:\s+time)?\b|"
     r"\bend(?:s|ing)?(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
-    r"\bstill\s+(?:end|finish)(?:s|ing)?\s+at\b|"
+    r"\bstill\s+(?:end|finish)(?:s|es|ing)?\s+at\b|"
+    r"\b(?:end|finish)(?:s|es|ing)?(?:\s+time)?\s+(?:is|['\u2019]s|stays?)\s+still\b|"
     r"\b(?:finish|finishing)(?:\s+time)?\s+(?:stays?|the\s+same|as\s+is|unchanged|doesn'?t\s+change)\b|"
     r"\b(?:end|ends|ending|finish|finishes|finishing)(?:\s+time)?\s+(?:at\s+)?(?:the\s+)?same(?:\s+time)?\b|"
     r"\b(?:to|at)\s+the\s+(?:start|beginning)\b(?!\s+of\s+(?:the\s+|this\s+|next\s+)?(?:day|week|month|year|"

@@ -188,6 +188,25 @@ def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     assert wrong.errors[0].proof is not None and wrong.errors[0].proof["role"] == "end"
 
 
+@pytest.mark.parametrize("message", ["make tomorrow's team lunch start at 11:30 instead, finish is still 1",
+                                     "team lunch tomorrow from 11:30, the end stays still at 1"])
+def test_an_end_said_to_be_still_where_it_was_is_pinned(message: str) -> None:
+    longer = judge(message, update("ev_lunch", start="2026-03-03T11:30:00", end="2026-03-03T13:00:00"))
+    assert not longer.errors
+
+
+def test_a_time_given_for_when_the_first_clashes_is_for_judgement() -> None:
+    message = "add yoga wednesday at 6pm but not if it clashes with book club, then make it 5"
+    fallback = judge(message, create(title="Yoga", start="2026-03-04T17:00:00", end="2026-03-04T18:00:00"))
+    assert not fallback.errors and fallback.llm_needed
+    wrong_day = judge(message, create(title="Yoga", start="2026-03-05T17:00:00", end="2026-03-05T18:00:00"))
+    assert [e.type for e in wrong_day.errors] == ["date"]
+    # a condition with no other time ("if we're not busy") leaves the time said
+    plain = judge("add yoga wednesday at 6pm if we're not busy",
+                  create(title="Yoga", start="2026-03-04T19:00:00", end="2026-03-04T20:00:00"))
+    assert [e.type for e in plain.errors] == ["time"]
+
+
 def test_an_end_only_change_is_verified_when_it_matches() -> None:
     verdict = judge("make the team lunch end at 1:30pm", update("ev_lunch", end="2026-03-03T13:30:00"))
     assert verdict.valid and not verdict.llm_needed
