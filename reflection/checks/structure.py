@@ -708,7 +708,7 @@ def check_half_done(ctx: CheckContext) -> None:
     reading = ctx.reading
     listed = [m for m in _listed(ctx) if m.held is None]  # "don't move piano, move swim": not a list
     own = [m for m in reading.mentions if m.targets and ("move" in m.verbs or "delete" in m.verbs)
-           and m.held is None]
+           and m.held is None and not _where_someone_is(reading.text, m)]
     if len({id(m) for m in own}) >= 2 and len(own) == len(reading.mentions):
         listed = own
     if not listed:
@@ -733,6 +733,18 @@ def check_half_done(ctx: CheckContext) -> None:
     what = "swap" if "swap" in reading.verbs else "list"
     ctx.error(index, "other", f"the person's {what} also names {', '.join(repr(t) for t in titles)}, "
               "which the calls leave unchanged", f"also change {', '.join(repr(t) for t in titles)} as asked")
+
+
+BEING_THERE_BEFORE_RE = re.compile(
+    r"\b(?:i['\u2019]?m|im|i\s+am|we['\u2019]?re|we\s+are|i['\u2019]?ll\s+be|we['\u2019]?ll\s+be|i\s+will\s+be|"
+    r"we\s+will\s+be|she['\u2019]?s|he['\u2019]?s|they['\u2019]?re|(?:she|he|they)\s+will\s+be)\s+"
+    r"(?:still\s+)?(?:in|at|away\s+in|off\s+to|visiting|going\s+to|flying\s+to|heading\s+to|on)\s+(?:the\s+)?$", re.I)
+"""'im in singapore next week', 'we're at the lake house': where someone is, said with a name
+an event also has ("Trip - Singapore"); the place, not a request about that event."""
+
+
+def _where_someone_is(text: str, mention: Mention) -> bool:
+    return bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start]))
 
 
 def check_swap(ctx: CheckContext) -> None:

@@ -179,6 +179,15 @@ def test_same_time_as_another_thing_or_beside_another_time_proves_no_time(messag
     assert not verdict.errors
 
 
+@pytest.mark.parametrize("message", ["im in denver next week, move the team lunch to thursday",
+                                     "we'll be in denver on friday so move the team lunch to thursday"])
+def test_where_someone_is_is_no_event_of_a_list(message: str) -> None:
+    trip = {**ev("ev_trip", "Trip - Denver", "2026-03-09", "2026-03-14"), "all_day": True}
+    verdict = judge(message, update("ev_lunch", start="2026-03-05T12:00:00", end="2026-03-05T13:00:00"),
+                    calendar=[*CAL, trip])
+    assert not verdict.errors
+
+
 # -------------------------------------------------------------------- pinned parts
 def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     message = "team lunch tomorrow: start 10 minutes sooner, same end time"
