@@ -48,6 +48,11 @@ P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
               rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")
 P_THE_DOM = rx(rf"\bthe\s+(?P<d>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})(?:\s+day)?"
                rf"(?:\s+(?:of\s+)?(?:the\s+)?(?P<which>this|next|last|following|previous)\s+month)?")
+_WORD_AFTER = rx(r"\s+([a-z]+)")
+_JOINS = rx(r"of|at|in|on|for|from|to|till|til|until|and|or|but|please|pls|plz|instead|then|so|if|is|it|"
+            r"works|would|will|by|around|after|before|between|this|next|that|which|when|with|as|too|also|"
+            r"maybe|ok|okay|thanks|thx|ty|cheers|morning|afternoon|evening|night|tonight|noon|midnight|am|pm|"
+            r"a|an|the|my|our|we|i|you|she|he|they|not|no|yes|again|only|just|ish|o|oclock|still|now|day")
 _CHOICE_AFTER = rx(r"\s+(?:one|ones|option|choice|slot|time|of\s+(?:them|those|these|the\s+two|the\s+three))\b")
 P_ORD_WD = rx(rf"\b(?:the\s+)?(?P<n>first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)\s+"
               rf"(?P<wd>{WEEKDAY_RE})\s+(?:of|in)\s+(?:(?P<mon>{MONTH_RE})(?:,?\s+(?P<y>\d{{4}})\b)?"
@@ -235,6 +240,10 @@ def _the_dom(m: re.Match[str], ctx: Ctx) -> Atom | None:
     n = words_to_int(m.group("d"))
     if n is None or _CHOICE_AFTER.match(ctx.text, m.end()):
         return None  # "the second one", "the first option": a choice, not a day
+    word_after = _WORD_AFTER.match(ctx.text, m.end())
+    if not m.group("d")[0].isdigit() and not m.group("which") and word_after is not None \
+            and not _JOINS.fullmatch(word_after.group(1)) and not re.fullmatch(MONTH_RE, word_after.group(1), I):
+        return None  # "the first two lessons", "the first wednesday after", "first aid": counted things
     shift = _MONTH_STEP.get(_norm(m.group("which")))
     return _date_atom(m, cal.day_of_month(ctx.today, n, None, shift), prio=4)
 

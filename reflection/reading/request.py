@@ -623,6 +623,12 @@ BARE_DAY_OF_MONTH_RE = re.compile(rf"(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)|{ORD
 """"the 28th" beside a month said elsewhere in the message ("feb 29 ... on normal years we do the
 28th"): CONTRACT 4 reads it as the next 28th from today, but the person may mean that month's;
 left unread then."""
+COUNTED_WEEKDAY_RE = re.compile(rf"\b(?:the\s+)?(?:first|second|third|next|last|final|1st|2nd|3rd)\s+"
+                                rf"(?:{WEEKDAY_FULL_RE}|weekend|weekday|working\s+day|business\s+day)s?"
+                                rf"\s+(?:after|before|following)\b", re.I)
+""""the first wednesday after" (Chinese New Year), "the last friday before the trip": a day
+counted from another event's, which CONTRACT 4 does not read; left unread, not the weekday's
+own reading."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -727,6 +733,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in TEXT_SPEAK_RE.finditer(text)]
     out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
     out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
+    out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
     months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
               and MONTH_NAMED_RE.search(e.span)]
     for expr in resolution.expressions:  # "feb 29 ... on normal years we do the 28th": which month's

@@ -188,6 +188,13 @@ def test_where_someone_is_is_no_event_of_a_list(message: str) -> None:
     assert not verdict.errors
 
 
+def test_a_weekday_counted_from_another_event_is_unread() -> None:
+    # "the first wednesday after" spring break is not the coming Wednesday
+    verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
+                    create(title="Team lunch", start="2026-03-25T12:30:00", end="2026-03-25T13:30:00"))
+    assert not verdict.errors and verdict.llm_needed
+
+
 # -------------------------------------------------------------------- pinned parts
 def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     message = "team lunch tomorrow: start 10 minutes sooner, same end time"

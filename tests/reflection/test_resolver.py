@@ -783,3 +783,13 @@ def test_to_the_afternoon_is_a_part_of_the_day_and_the_morning_crew_is_not(text:
                                          ("move it to the second", ["the second"])])
 def test_may_with_an_ordinal_word_is_the_month_and_the_second_one_is_a_choice(text: str, spans: list[str]) -> None:
     assert [e.span for e in exprs(text)] == spans
+
+
+@pytest.mark.parametrize("text, spans", [("move only the first two lessons to 5pm", ["5pm"]),
+                                         ("the last two sessions of the first aid course", []),
+                                         ("the first wednesday after the break", ["wednesday"]),
+                                         ("can we do the first instead", ["the first"]),
+                                         ("book it for the first at 3", ["the first at 3"]),
+                                         ("the first of march", ["the first of march"])])
+def test_an_ordinal_word_before_a_counted_thing_is_no_day_of_the_month(text: str, spans: list[str]) -> None:
+    assert [e.span for e in exprs(text)] == spans
