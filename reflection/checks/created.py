@@ -17,7 +17,7 @@ from typing import Any
 from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.dates.lexicon import MONTH_NAMES, WEEKDAY_NAMES, WEEKDAY_STEM_RE
-from reflection.reading.request import SPAN_JOIN_RE, Phrase, single_days
+from reflection.reading.request import Phrase, joined_as_span, single_days
 from tools.calendar.events import as_date
 
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
@@ -467,7 +467,7 @@ def _dates_joined(ctx: CheckContext) -> list[tuple[date, date]]:
              and p.role != "negated"]
     out: list[tuple[date, date]] = []
     for a, b in zip(dated, dated[1:], strict=False):
-        if not SPAN_JOIN_RE.fullmatch(ctx.reading.text[a.end_index:b.start_index]):
+        if not joined_as_span(ctx.reading.text, a, b):
             continue
         assert a.expression is not None and b.expression is not None
         for ca in a.expression.candidates:

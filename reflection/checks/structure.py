@@ -16,7 +16,15 @@ from reflection.checks.dates import unread_date_words
 from reflection.checks.places import HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME
 from reflection.dates.lexicon import WEEKDAY_FULL_RE, WEEKDAY_STEM_RE
 from reflection.reading.event_refs import evidence_for, is_content, tokenize
-from reflection.reading.request import CREATE_RE, DELETE_RE, Mention, Phrase, phrase_kind, single_days
+from reflection.reading.request import (
+    CREATE_RE,
+    DELETE_RE,
+    Mention,
+    Phrase,
+    joined_as_span,
+    phrase_kind,
+    single_days,
+)
 from reflection.wording import describe_day
 from tools.calendar.events import Event, as_date
 from tools.calendar.occurrences import occurrences
@@ -631,6 +639,9 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     for phrase in phrases:
         slots_for(phrase, None, ctx.tz, allowed, False)
     days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    ordered = sorted(phrases, key=lambda p: p.start_index)
+    if any(joined_as_span(ctx.reading.text, a, b) for a, b in zip(ordered, ordered[1:], strict=False)):
+        days = set(_every_day(min(days), max(days))) if days else days  # "between the 3rd and the 7th"
     if not days or unread_date_words(ctx) or len(mentions) != 1:
         ctx.unsure(write, "which occurrence is meant is not certain")
         return
@@ -640,6 +651,10 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
                   f"call {_verb(write)} the one on {describe_day(day)}",
                   f"use the occurrence on {want}", phrases[0].text,
                   proof={"days": sorted(str(d) for d in days), "occurrence_day": str(day)})
+
+
+def _every_day(first: date, last: date) -> list[date]:
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
 _LIST_GAP = re.compile(r"^\s*(?:,|&|\+|/|and|plus|as\s+well\s+as)?\s*(?:,|and)?\s*(?:also\s+)?"

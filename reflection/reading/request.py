@@ -385,11 +385,13 @@ ONE_DAY_AFTER_RE = re.compile(
     rf"{MONTH_RE}\s*{DAY_RE}|(?:the\s+)?{DAY_RE}\s+(?:of\s+)?{MONTH_RE}|\d{{1,2}}/\d{{1,2}}\b|"
     rf"(?:{WEEKDAY_RE}\s*,?\s*)?the\s+(?:\d{{1,2}}(?:st|nd|rd|th)\b|{ORDW})|"
     rf"{WEEKDAY_RE}\s*,?\s*\d{{1,2}}(?:st|nd|rd|th)\b|"
-    r"tomorrow\b|today\b|tonight\b)(?!['\u2019]?s?\s+(?:on|onwards?)\b)", re.I)
+    r"tomorrow\b|today\b|tonight\b)(?!['\u2019]?s?\s+(?:on|onwards?)\b)"
+    rf"(?!\s*(?:and|&|till|until|-|\u2013)\s*(?:the\s+)?(?:\d|{ORDW}|{WEEKDAY_RE}|{MONTH_RE}))",
+    re.I)
 """Around an event's name: "just swim class next week", "only Sam's yoga on March 9", "only
 Yoga this Monday", "soccer on saturday the twentieth", "swim on the 14th": the event on one
 day, picked out from its others (CONTRACT 4: one occurrence). Plural days ("only the mondays")
-are not one day and do not match."""
+and a day that begins a span ("between the 3rd and the 7th") are not one day and do not match."""
 
 
 WHOLE_WORDS_RE = re.compile(r"\b(?:whole|entire(?:ly)?|altogether|any\s*more|no\s+more|season|quit(?:ting)?|"
@@ -408,6 +410,9 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
         ONLY_START_RE.match(text, start) or \
         OTHERS_STAY_RE.search(text)  # the name's words may begin with "only" ("only Sam's yoga")
     day = ONE_DAY_AFTER_RE.match(text, end)
+    if day is not None and not MOVE_RE.search(text) and re.match(
+            rf"\s*(?:to|through|thru)\s+(?:the\s+)?(?:\d|{ORDW}|{WEEKDAY_RE}|{MONTH_RE})", text[day.end():], re.I):
+        return None  # "cancel spin from the 3rd to the 7th": the day begins a span
     if deleting and not said_only:
         # the delete said of this name, in its own comma-part ("cancel tomorrow's nurse visit, ma
         # is staying at my sister's tonight": "my sister's tonight" is not deleted)
@@ -522,8 +527,8 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
         return "current"
     if END_BEFORE_RE.search(before) or END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", text[:start])[-1]):
         return "end"
-    if SOURCE_BEFORE_RE.search(before) and later_targets:
-        return "source"
+    if SOURCE_BEFORE_RE.search(before) and later_targets and MOVE_RE.search(text):
+        return "source"  # with nothing moved, "from today to wednesday" is a span (its start)
     after = text[end:end + 3]
     possessive = re.match(r"['\u2019]s\b", after) or re.search(r"['\u2019]s$", text[start:end])
     if possessive and later_move_target:
@@ -694,6 +699,17 @@ def _landing_ends(text: str, phrases: list[Phrase]) -> list[Phrase]:
 
 
 SPAN_JOIN_RE = re.compile(r"\s*(?:to|till|until|til|-|\u2013)\s*$", re.I)
+BETWEEN_DAYS_RE = re.compile(r"\bbetween\s+$", re.I)
+
+
+def joined_as_span(text: str, first: Phrase, second: Phrase) -> bool:
+    """Two day phrases said as one span: "26 oct to 30 oct", "the 3rd - the 7th", "between the
+    3rd and the 7th" (the days between are meant too, which reading them one by one leaves out)."""
+    gap = text[first.end_index:second.start_index]
+    if SPAN_JOIN_RE.fullmatch(gap) or re.fullmatch(r"\s*(?:through|thru)\s*", gap, re.I):
+        return True
+    return bool(re.fullmatch(r"\s*(?:and|&)\s*", gap, re.I)) and \
+        bool(BETWEEN_DAYS_RE.search(text, max(0, first.start_index - 12), first.start_index))
 
 
 def _spans_of_two(text: str, phrases: list[Phrase]) -> list[Phrase]:

@@ -1010,6 +1010,35 @@ def test_a_time_alone_names_no_day_so_one_occurrence_for_it_is_not_verified() ->
     assert verdict.valid and verdict.llm_needed
 
 
+SPIN = ev("ev_spin", "Spin class", "2026-02-02T06:30:00-08:00", "2026-02-02T07:15:00-08:00",
+          recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"])
+
+
+def _delete_spin(day: str) -> dict[str, Any]:
+    return {"name": "delete_calendar_event", "input": {"event_id": f"ev_spin_202603{day}T133000Z",
+                                                       "scope": "occurrence"}}
+
+
+@pytest.mark.parametrize("message", ["cancel my spin classes between the 9th and the 13th, i'm away",
+                                     "cancel spin from the 9th to the 13th"])
+def test_days_said_as_a_span_cover_the_days_between(message: str) -> None:
+    verdict = judge(message, _delete_spin("09"), _delete_spin("11"), _delete_spin("13"), calendar=[*CAL, SPIN])
+    assert not verdict.errors
+    outside = judge(message, _delete_spin("16"), calendar=[*CAL, SPIN])
+    assert [e.type for e in outside.errors] == ["event_id"]
+
+
+def test_from_a_day_to_a_day_with_nothing_moved_starts_at_the_first() -> None:
+    message = "working from the denver office from today to wednesday, block it as all day pls"
+    verdict = judge(message, create(title="Denver office", start="2026-03-02", end="2026-03-05", all_day=True))
+    assert not verdict.errors
+
+
+def test_two_days_joined_by_and_are_those_two() -> None:
+    verdict = judge("cancel spin on the 9th and the 13th", _delete_spin("11"), calendar=[*CAL, SPIN])
+    assert [e.type for e in verdict.errors] == ["event_id"]
+
+
 @pytest.mark.parametrize("message", ["cancel swim on the 11th and every one after",
                                      "cancel swim on the 11th and all the ones after",
                                      "cancel swim on the 11th and after"])
