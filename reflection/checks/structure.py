@@ -721,7 +721,8 @@ def _target_days(ctx: CheckContext) -> set[date]:
 def check_half_done(ctx: CheckContext) -> None:
     """Every event of a list ("move A, B and C to Thursday") or a swap was changed."""
     reading = ctx.reading
-    listed = [m for m in _listed(ctx) if m.held is None]  # "don't move piano, move swim": not a list
+    # "don't move piano, move swim": not a list; nor "skip piano, maya has her concert"
+    listed = [m for m in _listed(ctx) if m.held is None and not _where_someone_is(reading.text, m)]
     own = [m for m in reading.mentions if m.targets and ("move" in m.verbs or "delete" in m.verbs)
            and m.held is None and not _where_someone_is(reading.text, m)]
     if len({id(m) for m in own}) >= 2 and len(own) == len(reading.mentions):
@@ -753,13 +754,22 @@ def check_half_done(ctx: CheckContext) -> None:
 BEING_THERE_BEFORE_RE = re.compile(
     r"\b(?:i['\u2019]?m|im|i\s+am|we['\u2019]?re|we\s+are|i['\u2019]?ll\s+be|we['\u2019]?ll\s+be|i\s+will\s+be|"
     r"we\s+will\s+be|she['\u2019]?s|he['\u2019]?s|they['\u2019]?re|(?:she|he|they)\s+will\s+be)\s+"
-    r"(?:still\s+)?(?:in|at|away\s+in|off\s+to|visiting|going\s+to|flying\s+to|heading\s+to|on)\s+(?:the\s+)?$", re.I)
-"""'im in singapore next week', 'we're at the lake house': where someone is, said with a name
-an event also has ("Trip - Singapore"); the place, not a request about that event."""
+    r"(?:still\s+)?(?:in|at|away\s+in|off\s+to|visiting|going\s+to|flying\s+to|heading\s+to|on)\s+(?:the\s+)?$"
+    r"|\b(?:has|have|had|got|['\u2019]s\s+got|['\u2019]ve\s+got)\s+(?:a|an|the|her|his|their|my|our|its)?\s*$",
+    re.I)
+"""'im in singapore next week', 'we're at the lake house', 'maya has her school concert
+thursday': where someone is or what they have on, said with a name an event also has; a
+statement, not a request about that event."""
+
+
+HAS_INSIDE_RE = re.compile(r"\b(?:has|have|had|got)\s+(?:a|an|the|her|his|their|my|our|its)\b", re.I)
 
 
 def _where_someone_is(text: str, mention: Mention) -> bool:
-    return bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start]))
+    """Said as where someone is or what they have on: before the name, or inside the words that
+    matched it ("maya has her school concert")."""
+    return bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start])
+                or HAS_INSIDE_RE.search(text, mention.ref.start, mention.ref.end))
 
 
 def check_swap(ctx: CheckContext) -> None:

@@ -75,7 +75,7 @@ _BOUNDED = (r"\s+(?:the\s+|this\s+|next\s+)?(?:week|month|year|january|february|
 """After "for the rest of": a period that ends ("the rest of march"): its occurrences, one by
 one or as a split that ends with it; not every later occurrence."""
 SERIES_RE = re.compile(
-    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)(?!\s+rest\b)" + _ONE_DAYS +
+    r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)(?!\s+(?:rest|remaining|other|later|next)\b)" + _ONE_DAYS +
     r"|from\s+now\s+on|going\s+forward|moving\s+forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
     r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
     r"for\s+the\s+rest\s+of(?!" + _BOUNDED + r")|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
@@ -368,7 +368,9 @@ FOLLOWING_RE = re.compile(
     r"rehearsals|appointments|visits)\b|\bfrom\s+\w+\s+onwards?\b|\bonwards\b|"
     r"\band\s+(?:every|each|all)\s+(?:(?:of\s+)?the\s+)?\w+\s+(?:after|afterwards|thereafter)\b|"
     r"\band\s+(?:the\s+)?(?:ones?|rest)\s+after\b|\band\s+(?:afterwards|thereafter|beyond)\b|"
-    r"\band\s+after\s*(?:[,.;!?]|$)", re.I)
+    r"\band\s+after\s*(?:[,.;!?]|$)|"
+    r"\b(?:all\s+)?(?:the|my|our|his|her|their)\s+remaining\b|\b(?:all\s+)?(?:the\s+)?ones?\s+(?:left|remaining)\b|"
+    r"\bwhat['\u2019]?s\s+left\s+of\b", re.I)
 """CONTRACT 4: "from now on", "from next week on", "starting <date>", "on the 20th and every one
 after": that occurrence and the following ones (a `following` change splits the series)."""
 

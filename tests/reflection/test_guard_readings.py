@@ -195,6 +195,19 @@ def test_a_weekday_counted_from_another_event_is_unread() -> None:
     assert not verdict.errors and verdict.llm_needed
 
 
+def test_what_someone_has_on_is_no_event_of_a_list() -> None:
+    verdict = judge("skip this week's swim, maya has her dance show thursday",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260305T013000Z"}})
+    assert not [e for e in verdict.errors if e.type == "other"]
+
+
+@pytest.mark.parametrize("message", ["move all the remaining swims to 6pm", "move all of the remaining swims to 6pm"])
+def test_the_remaining_ones_are_from_now_on_not_the_whole_series(message: str) -> None:
+    split = judge(message, update("ev_swim_20260305T013000Z", scope="following",
+                                  start="2026-03-04T18:00:00", end="2026-03-04T19:00:00"))
+    assert not split.errors
+
+
 # -------------------------------------------------------------------- pinned parts
 def test_a_pinned_end_holds_when_only_the_start_moves() -> None:
     message = "team lunch tomorrow: start 10 minutes sooner, same end time"
