@@ -148,6 +148,16 @@ def _triple_named(ctx: Ctx, toks: list[str], name: str, sep: str) -> DatePhrase 
     return None
 
 
+_DAY_FIRST_PAIR = rx(r"(?<![0-9a-z/:.])(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])(?![0-9/:]|\.\d)")
+
+
+def _day_first_said(text: str) -> bool:
+    """A numeric date in the message that only reads day/month ("30/6"): the person writes
+    dates day first, so their other numeric dates may be day/month as well (CONTRACT 4 reads
+    "11/5" as month/day; both readings stand then, and no date is proven from one alone)."""
+    return bool(_DAY_FIRST_PAIR.search(text))
+
+
 def _month_first(x1: int, x2: int) -> tuple[int, int]:
     return (x2, x1) if x1 > 12 and x2 <= 12 else (x1, x2)
 
@@ -186,7 +196,14 @@ def _numeric_pair(m: re.Match[str], ctx: Ctx) -> Atom | None:
         x1, x2 = _month_first(int(a), int(b))
         if x1 > 12 or x1 == 0 or x2 == 0:
             return None
-        return _date_atom(m, cal.month_day(ctx.today, x1, x2, None), prio=3)
+        first = cal.month_day(ctx.today, x1, x2, None)
+        if int(a) <= 12 and int(b) <= 12 and int(a) != int(b) and _day_first_said(ctx.text):
+            # "30/6 to 3/7": a date beside it can only be day/month, so this one may be too
+            other = cal.month_day(ctx.today, x2, x1, None)
+            if first.readings and other.readings:
+                return _date_atom(m, DatePhrase(readings=first.readings + other.readings, relative=False,
+                                                explicit=True), prio=3)
+        return _date_atom(m, first, prio=3)
     if a.isdigit() == b.isdigit():
         return None
     name, num = (a, b) if b.isdigit() else (b, a)

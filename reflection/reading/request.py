@@ -636,6 +636,9 @@ COUNTED_WEEKDAY_RE = re.compile(rf"\b(?:the\s+)?(?:first|second|third|next|last|
 """"the first wednesday after" (Chinese New Year), "the last friday before the trip": a day
 counted from another event's, which CONTRACT 4 does not read; left unread, not the weekday's
 own reading."""
+POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b", re.I)
+""""nursery's closed WA day so no drop off that monday": the weekday of a day said before (a
+holiday, an event), not the coming one; CONTRACT 4 reads no pointer, so it is left unread."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -752,6 +755,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in END_OF_DAY_RE.finditer(text)]
     out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
     out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
+    out += [m.group(0) for m in POINTED_WEEKDAY_RE.finditer(text)]
     months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
               and MONTH_NAMED_RE.search(e.span)]
     for expr in resolution.expressions:  # "feb 29 ... on normal years we do the 28th": which month's

@@ -188,6 +188,12 @@ def test_where_someone_is_is_no_event_of_a_list(message: str) -> None:
     assert not verdict.errors
 
 
+def test_that_monday_points_at_a_day_said_before_and_is_unread() -> None:
+    verdict = judge("nursery's closed for the holiday so no drop off that monday, put freya at nan's 8 till 5",
+                    create(title="Freya at Nan's", start="2026-03-16T08:00:00", end="2026-03-16T17:00:00"))
+    assert not verdict.errors and verdict.llm_needed
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",

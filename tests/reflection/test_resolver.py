@@ -793,3 +793,10 @@ def test_may_with_an_ordinal_word_is_the_month_and_the_second_one_is_a_choice(te
                                          ("the first of march", ["the first of march"])])
 def test_an_ordinal_word_before_a_counted_thing_is_no_day_of_the_month(text: str, spans: list[str]) -> None:
     assert [e.span for e in exprs(text)] == spans
+
+
+def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> None:
+    span = exprs("they're staying with us 30/6 to 3/7")
+    assert [[str(c.start) for c in e.candidates] for e in span] == [["2026-06-30"], ["2026-03-07", "2026-07-03"]]
+    alone = exprs("they're staying with us from 3/7")
+    assert [[str(c.start) for c in e.candidates] for e in alone] == [["2026-03-07"]]
