@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 from reflection.checks.allowed import (
     Allowed,
+    DaySlot,
+    InstantSlot,
     Judgement,
     TimeSlot,
     am_pm_swapped,
@@ -212,7 +214,7 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     wall = _wall(write.input.get("start"))
     _odd_offset(ctx, write, start, tz_name)
     _stated_state(ctx, write, current)
-    allowed = _allowed(ctx, binding.phrases, current, update)
+    allowed = _each_day_until(ctx, binding, _allowed(ctx, binding.phrases, current, update))
     if update and current is not None and current.recurrence and write.event_id == current.id:
         _series_clock_only(ctx, allowed)
         if allowed.empty:
@@ -443,6 +445,34 @@ def _only_of_the_end(ctx: CheckContext, binding: Binding, words: list[str]) -> l
         found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
         return bool(found) and all(beside_end(at, len(word)) for at in found)
     return [w for w in words if not only_by_ends(w)]
+
+
+_UNTIL_START_RE = re.compile(r"\s*(?:until|till|til|through|thru|up\s+to)\b", re.I)
+_EACH_DAY_RE = re.compile(r"\b(?:each|every|daily)\b", re.I)
+
+
+def _each_day_until(ctx: CheckContext, binding: Binding, allowed: Allowed) -> Allowed:
+    """"walk the dog each morning until friday, 7:30": a phrase that says up to when something
+    repeats is the last of its days, and each day from today to it is a reading of a start (at
+    the phrase's time, if it says one)."""
+    if len(binding.phrases) != 1 or not _UNTIL_START_RE.match(binding.phrases[0].text) \
+            or not _EACH_DAY_RE.search(ctx.reading.text):
+        return allowed
+    today = ctx.today
+    out = Allowed(keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time, times=list(allowed.times),
+                  ambiguous_phrases=list(allowed.ambiguous_phrases))
+    for slot in allowed.instants:
+        local = slot.start.astimezone(ctx.tz)
+        for n in range(max(0, (local.date() - today).days) + 1):
+            start = datetime.combine(local.date() - timedelta(days=n), local.timetz().replace(tzinfo=None),
+                                     tzinfo=ctx.tz)
+            end = start + (slot.end - slot.start) if slot.end is not None else None
+            out.instants.append(InstantSlot(start, end, slot.phrase, slot.reading + " (or a day before it)"))
+    for day_slot in allowed.days:
+        for n in range(max(0, (day_slot.day - today).days) + 1):
+            out.days.append(DaySlot(day_slot.day - timedelta(days=n), day_slot.phrase,
+                                    day_slot.reading + " (or a day before it)"))
+    return out
 
 
 def _says_day(phrase: Phrase) -> bool:

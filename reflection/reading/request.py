@@ -515,6 +515,15 @@ CANNOT_BEFORE_RE = re.compile(r"\b(?:i|we|he|she|they|you)\s+(?:can['\u2019]?t|c
 one the change must avoid, never where it goes."""
 
 
+OPENING_HOURS_BEFORE_RE = re.compile(
+    r"\b(?:shop|store|pool|gym|library|office|clinic|surgery|restaurant|bank|market|mall|centre|center|cafe|"
+    r"bakery|pharmacy|chemist|garage|salon|dojo|studio|museum|venue|bar|pub|doors?|it|they)['\u2019]?s?\s+"
+    r"(?:opens?|opening|closes?|closing|shuts?|(?:is|are)\s+(?:open|closed))\s+"
+    r"(?:at|from|till|until|til|by|around)?\s*$", re.I)
+"""'the shop opens at 10', 'the pool closes at 8': a place's hours, said beside a request
+(not "the signup opens at midnight", where the opening is the event)."""
+
+
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
     ruled_out = RULED_OUT_AFTER_RE.match(text[end:])
@@ -523,6 +532,8 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
     if NEGATION_BEFORE_RE.search(before) or ruled_out or \
             CANNOT_BEFORE_RE.search(re.split(r"[,.;!?\n]", text[:start])[-1]):
         return "negated"
+    if OPENING_HOURS_BEFORE_RE.search(before):
+        return "current"  # "the shop opens at 10": when a place is open, not where the event goes
     others = OTHERS_STATE_BEFORE_RE.search(before)  # "a test at 3", "a test in the morning"
     if SAME_AS_BEFORE_RE.search(before) or (others is not None and (
             others["prep"] or re.match(r"(?:in|this|that)\b", text[start:end], re.I))):

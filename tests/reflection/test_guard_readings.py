@@ -194,6 +194,23 @@ def test_that_monday_points_at_a_day_said_before_and_is_unread() -> None:
     assert not verdict.errors and verdict.llm_needed
 
 
+def test_each_day_until_a_day_reads_every_day_up_to_it() -> None:
+    message = "walk the neighbours' dog each morning until thursday, 7:30, put them in pls"
+    walks = [create(title="Dog walk", start=f"2026-03-0{d}T07:30:00", end=f"2026-03-0{d}T08:00:00") for d in (3, 4, 5)]
+    assert not judge(message, *walks).errors
+    after = judge(message, create(title="Dog walk", start="2026-03-06T07:30:00", end="2026-03-06T08:00:00"))
+    assert [e.type for e in after.errors] == ["date"]
+
+
+def test_a_places_opening_hours_are_not_the_events_time() -> None:
+    verdict = judge("bike tune-up whenever works on saturday, the shop opens at 10",
+                    create(title="Bike tune-up", start="2026-03-07T11:00:00", end="2026-03-07T12:00:00"))
+    assert not verdict.errors and verdict.llm_needed
+    own = judge("the swim signup opens at 10 tonight, put it in",
+                create(title="Swim signup opens", start="2026-03-02T12:00:00", end="2026-03-02T12:15:00"))
+    assert [e.type for e in own.errors] == ["time"]
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
