@@ -42,7 +42,7 @@ Role = Literal["target", "source", "negated", "current", "end"]
 DELETE_RE = re.compile(r"\b(cancel(?:l?ed|ling)?|delete[ds]?|remove[ds]?|drop(?:ped)?|scrap(?:ped)?|"
                        r"clear(?:ed)?|nix|axe|kill|call(?:ed)?\s+off|get\s+rid|won'?t\s+(?:make|be\s+"
                        r"going|go)|not\s+happening|skip(?:ped)?|take\s+(?:it|\w+)\s+off|erase|wipe|"
-                       r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar|(?:is|are|['\u2019]s)\s+off(?!\s+(?:to|from|school|work|sick))"
+                       r"no\s+longer|isn'?t\s+happening|off\s+the\s+calendar|(?:is|are|['\u2019]s)\s+(?:all\s+)?off(?!\s+(?:to|from|school|work|sick))"
                        r")\b", re.I)
 CREATE_RE = re.compile(r"\b(add(?:ed)?(?!\s+(?:an?\s+|the\s+)?(?:reminder|alert|note|description|location|place))|"
                        r"schedule[ds]?|book(?:ed)?|put\s+(?!it\b|them\b|\w+\s+(?:to|at)\b)|"
@@ -86,7 +86,9 @@ PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|a
                         r"evening)|whatever|stuff)\b", re.I)
 GROUP_RE = re.compile(r"\b(everything|anything|all\s+(?:my|our|the)?\s*(?:events|appointments|stuff|"
                       r"meetings|plans|things)|my\s+(?:whole\s+)?(?:day|morning|afternoon|evening|"
-                      r"weekend|week)|clear\s+(?:my|the|our)|whatever'?s)\b", re.I)
+                      r"weekend|week)|clear\s+(?:my|the|our)|whatever'?s|"
+                      r"(?:morning|afternoon|evening|day|night|weekend|week)['\u2019]?s?\s+(?:stuff|things|plans|"
+                      r"events|appointments|appts|meetings)|(?:is|are|['\u2019]s|['\u2019]re)\s+all\s+off)\b", re.I)
 FREE_TIME_RE = re.compile(
     r"\b(?:i'?m|i\s+am|we'?re|we\s+are|i'?ll\s+be|we'?ll\s+be|they'?re|she'?s|he'?s)\s+(?:free|not\s+busy|"
     r"available|open)\b|\b(?:free|open|empty)\s+(?:slot|time|spot|hour|window|afternoon|morning|evening|"

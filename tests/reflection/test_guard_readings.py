@@ -211,6 +211,17 @@ def test_a_places_opening_hours_are_not_the_events_time() -> None:
     assert [e.type for e in own.errors] == ["time"]
 
 
+def test_a_parts_stuff_all_off_is_a_group_delete() -> None:
+    cal = [ev("ev_standup", "Team standup", "2026-02-02T09:30:00-08:00", "2026-02-02T09:45:00-08:00",
+              recurrence=["RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"]),
+           ev("ev_coffee", "Coffee w/ Kenji", "2026-03-03T11:00:00-08:00", "2026-03-03T11:45:00-08:00"),
+           ev("ev_vet", "Vet - Mochi checkup", "2026-03-03T14:00:00-08:00", "2026-03-03T14:30:00-08:00")]
+    verdict = judge("tmrw morning stuff is all off, im sick. the afternoon vet appt stays",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_standup_20260303T173000Z"}},
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_coffee"}}, calendar=cal)
+    assert not verdict.errors
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
