@@ -28,6 +28,7 @@ from reflection.checks.binding import Binding, anchored_elsewhere, bind
 from reflection.checks.context import CheckContext, WriteCall, is_date_only
 from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
+from reflection.checks.rules import SAMPLE as SAMPLE_DAYS
 from reflection.checks.rules import compare_rules, days_seen_in, next_days
 from reflection.dates.lexicon import MONTHS
 from reflection.dates.result import Expression
@@ -1048,6 +1049,28 @@ def _written_days(ctx: CheckContext, write: WriteCall, written: Any, said: Expre
     return days or None
 
 
+def _stops_before_until(ctx: CheckContext, write: WriteCall, written: Any, said: Expression, first: date) -> bool:
+    """"every day until the 18th" written with an UNTIL that falls before the 18th's occurrence
+    (midnight UTC, before a 3pm pickup in Sydney): "until" a day includes that day (CONTRACT 4),
+    so a rule whose last occurrence is before it, where the said rule has one on it, misses an
+    occurrence asked for (reported: True). Stopping later is left for judgement."""
+    untils = [p for p in ctx.reading.phrases if _UNTIL_START_RE.match(p.text) and p.expression is not None
+              and len(p.expression.candidates) == 1 and p.role != "negated"]
+    if len(untils) != 1 or unread_date_words(ctx):
+        return False
+    last = as_date(untils[0].expression.candidates[0].start)  # type: ignore[union-attr]
+    want = next_days(said.recurrence or "", first, 400)
+    got = _written_days(ctx, write, written, said) if first <= last else None
+    if want is None or got is None or last not in want or len(got) >= SAMPLE_DAYS or last in got:
+        return False
+    if not got or max(got) >= last:
+        return False
+    ctx.error(write, "date", f"'{untils[0].text}' includes {describe_day(last)}; the call's repeat stops "
+              f"after {describe_day(max(got))}", f"end the repeat after the occurrence on {describe_day(last)}",
+              untils[0].text, proof={"until": str(last), "last_written": str(max(got))})
+    return True
+
+
 def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
     for write in ctx.writes:
@@ -1076,6 +1099,8 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
             outcomes.append(compare_rules(expr.recurrence or "", written, days[0] if days else first, days))
         problems = [problem for problem, _ in outcomes]
         if not all(problems) and all(apart for _, apart in outcomes):
+            if _stops_before_until(ctx, write, written, said[0], first):
+                continue
             ctx.unsure(write, "the repeat written ends at another time than the one said")
         if all(problems) and unread_date_words(ctx):
             # "every year ... on normal years we do the 28th": words the rule reading does not hold

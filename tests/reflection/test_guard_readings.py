@@ -222,6 +222,14 @@ def test_a_parts_stuff_all_off_is_a_group_delete() -> None:
     assert not verdict.errors
 
 
+@pytest.mark.parametrize("until, wrong", [("20260306T000000Z", True), ("20260306T235959Z", False)])
+def test_a_repeat_until_a_day_includes_that_day(until: str, wrong: bool) -> None:
+    verdict = judge("pick up maya from camp every day until the 6th at 3pm",
+                    create(title="Pick up Maya", start="2026-03-02T15:00:00", end="2026-03-02T15:30:00",
+                           recurrence=[f"RRULE:FREQ=DAILY;UNTIL={until}"]))
+    assert [e.type for e in verdict.errors] == (["date"] if wrong else [])
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
