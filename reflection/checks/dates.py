@@ -933,9 +933,17 @@ def _check_range_end(ctx: CheckContext, write: WriteCall, start: datetime, end: 
     return False
 
 
+_REPEATS_DAILY_RE = re.compile(r"\b(?:daily|every\s+(?:day|morning|evening|night)|each\s+(?:day|morning|evening|"
+                               r"night)|(?:once|twice|\w+\s+times)\s+(?:a|per)\s+day)\b", re.I)
+
+
 def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, length: timedelta) -> None:
     mentions = ctx.mentions_for(write.event_id) if current is not None else []
     lengths = [x for m in mentions for x in m.lengths] if mentions else list(ctx.reading.lengths)
+    if write.written("recurrence") or _REPEATS_DAILY_RE.search(ctx.reading.text):
+        # "twice a day 8am and 8pm for 7 days": days of a repeat are how long it repeats, not
+        # how long each time lasts
+        lengths = [x for x in lengths if x.relative != 0 or x.amount < timedelta(days=1)]
     if lengths:
         wanted = set()
         for item in lengths:

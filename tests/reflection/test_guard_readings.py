@@ -230,6 +230,13 @@ def test_a_repeat_until_a_day_includes_that_day(until: str, wrong: bool) -> None
     assert [e.type for e in verdict.errors] == (["date"] if wrong else [])
 
 
+def test_days_said_of_a_repeat_are_how_long_it_repeats_not_each_length() -> None:
+    verdict = judge("antibiotics twice a day 8am and 8pm for 7 days starting tonight, set up reminders",
+                    create(title="Antibiotics - evening", start="2026-03-02T20:00:00", end="2026-03-02T20:05:00",
+                           recurrence=["RRULE:FREQ=DAILY;COUNT=7"]))
+    assert not [e for e in verdict.errors if e.type == "time"]
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
