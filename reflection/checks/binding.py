@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.reading.event_refs import is_content
 from reflection.reading.request import Phrase, one_group, phrase_kind
+from tools.calendar.events import as_date
 
 
 @dataclass
@@ -40,6 +41,7 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
     if write.kind == "create":
         touched = written_keys(ctx)
         claimed = {p.start_index for m in reading.mentions if m.ref.keys() & touched for p in m.phrases}
+        claimed |= _stating_others(ctx, touched, str(write.written("title") or ""))
         free = [p for p in all_targets if p.start_index not in claimed]
         creates = [w for w in ctx.writes if w.kind == "create"]
         if len(creates) > 1 and free:
@@ -63,6 +65,36 @@ def bind(ctx: CheckContext, write: WriteCall) -> Binding:
     # two names of one event sharing one phrase ("doctor for dadi pushed 2 hrs") are one mention
     certain = (reading.clean_binding and len(speaking) == 1 and one_group(targets))
     return Binding(targets, certain)
+
+
+def _stating_others(ctx: CheckContext, touched: set[str], title: str) -> set[int]:
+    """"swim carnival is fri 28th, athletics mon 31st and the excursion is wed 2nd sept. only the
+    excursion needs adding": a day said right after the name of an event the calls leave alone,
+    on which that event already is, states that event's day; it is no day for a new one."""
+    out: set[int] = set()
+    for mention in ctx.reading.mentions:
+        best = mention.ref.best
+        event = ctx.case.event(best) if mention.certain and best and best not in touched else None
+        if event is None or _shares_a_word(event.title, title) or _shares_a_word(mention.ref.text, title) \
+                or re.search(r"['\u2019]s$", mention.ref.text.strip()):  # "dinner at ah ma's on 14 nov": a place
+            continue  # "book club is next sunday at 18:30, add it": the new one's own day
+        if re.search(r"\b(?:before|after|between|and|around|near|following|during|until|till|since)\s+"
+                     r"(?:(?:the|my|our|his|her|their|\w+['\u2019]s)\s+)?$",
+                     ctx.reading.text[max(0, mention.ref.start - 30):mention.ref.start], re.I):
+            continue  # "a car 2 hours before my flight friday": the new one is placed by it, on its day
+        day = as_date(ctx.local(event.start))
+        for phrase in mention.phrases:
+            expr = phrase.expression
+            if expr is None or not 0 <= phrase.start_index - mention.ref.end <= 4:
+                continue
+            if any(as_date(c.start) == day for c in expr.candidates):
+                out.add(phrase.start_index)
+    return out
+
+
+def _shares_a_word(one: str, other: str) -> bool:
+    words = {w for w in re.findall(r"[a-z]{3,}", one.casefold()) if is_content(w)}
+    return bool(words & set(re.findall(r"[a-z]{3,}", other.casefold())))
 
 
 def _title_at(text: str, title: str) -> int | None:

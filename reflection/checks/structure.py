@@ -755,21 +755,30 @@ BEING_THERE_BEFORE_RE = re.compile(
     r"\b(?:i['\u2019]?m|im|i\s+am|we['\u2019]?re|we\s+are|i['\u2019]?ll\s+be|we['\u2019]?ll\s+be|i\s+will\s+be|"
     r"we\s+will\s+be|she['\u2019]?s|he['\u2019]?s|they['\u2019]?re|(?:she|he|they)\s+will\s+be)\s+"
     r"(?:still\s+)?(?:in|at|away\s+in|off\s+to|visiting|going\s+to|flying\s+to|heading\s+to|on)\s+(?:the\s+)?$"
-    r"|\b(?:has|have|had|got|['\u2019]s\s+got|['\u2019]ve\s+got)\s+(?:a|an|the|her|his|their|my|our|its)?\s*$",
+    r"|\b(?:has|have|had|got|['\u2019]s\s+got|['\u2019]ve\s+got)\s+(?:a|an|the|her|his|their|my|our|its)?\s*$"
+    r"|\b(?:there['\u2019]?s|theres|there\s+is|there\s+are|there['\u2019]?ll\s+be)\s+(?:a|an|the|her|his|their|my|our)?\s*$",
     re.I)
 """'im in singapore next week', 'we're at the lake house', 'maya has her school concert
 thursday': where someone is or what they have on, said with a name an event also has; a
 statement, not a request about that event."""
 
 
-HAS_INSIDE_RE = re.compile(r"\b(?:has|have|had|got)\s+(?:a|an|the|her|his|their|my|our|its)\b", re.I)
+HAS_INSIDE_RE = re.compile(r"\b(?:has|have|had|got|there['\u2019]?s|theres|there\s+is)\s+"
+                           r"(?:a|an|the|her|his|their|my|our|its)\b", re.I)
+
+
+WORKS_AS_VERB_RE = re.compile(r"\b(?:\d|it|that|this|which|what|anytime|any\s+time|whatever|whenever|"
+                              r"either|both|[a-z]+day)\s*(?:\d\d?)?\s*$", re.I)
 
 
 def _where_someone_is(text: str, mention: Mention) -> bool:
-    """Said as where someone is or what they have on: before the name, or inside the words that
-    matched it ("maya has her school concert")."""
-    return bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start])
-                or HAS_INSIDE_RE.search(text, mention.ref.start, mention.ref.end))
+    """Said as where someone is or what they have on ("there's the flag hoisting on saturday"):
+    before the name, or inside the words that matched it ("maya has her school concert"); or a
+    name that is only the verb "works" ("anytime after 3 works" is not 'Work - review')."""
+    said = text[mention.ref.start:mention.ref.end].strip().casefold()
+    as_verb = said in ("works", "work") and bool(WORKS_AS_VERB_RE.search(text[:mention.ref.start]))
+    return as_verb or bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start])
+                           or HAS_INSIDE_RE.search(text, mention.ref.start, mention.ref.end))
 
 
 def check_swap(ctx: CheckContext) -> None:

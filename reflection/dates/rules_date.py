@@ -44,7 +44,7 @@ P_WEEKDAY = rx(rf"(?:\b(?P<mod>this\s+coming|this\s+upcoming|this\s+past|this|ne
                rf"|(?:of\s+)?(?:the\s+)?(?:this|next|last|following|previous|coming)\s+week"
                rf"|week(?!\s+of\b))\b)?")
 P_WEEK_WD = rx(rf"\b(?P<which>this|next|last|previous|following|coming)\s+week[\s,-]*(?:on\s+)?(?P<wd>{WEEKDAY_RE})")
-P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?P<d>{DAY_RE})"
+P_WD_DOM = rx(rf"\b(?P<wd>{WEEKDAY_RE})[\s,]+(?P<the>the\s+)?(?!one\b)(?P<d>{DAY_RE})"
               rf"(?!\s*(?:[:.]\d|{AP_RE}|o'?clock|[/-]\d|{MONTH_RE}|(?:hours?|minutes?|mins?|days?|weeks?)\b))")
 P_THE_DOM = rx(rf"\bthe\s+(?P<d>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})(?:\s+day)?"
                rf"(?:\s+(?:of\s+)?(?:the\s+)?(?P<which>this|next|last|following|previous)\s+month)?")

@@ -600,6 +600,29 @@ BUSY_AFTER_RE = re.compile(r"^\s+(?:is|was|looks|seems|'s)\s+(?:(?:so|really|ver
                            r"a\s+nightmare|rough|slammed|swamped)\b", re.I)
 
 
+def _all_past(phrase: Phrase, today: date) -> bool:
+    expr = phrase.expression
+    return expr is not None and bool(expr.candidates) and all(
+        as_date(c.end if c.end is not None else c.start) < today for c in expr.candidates)
+
+
+def _past_told(phrases: list[Phrase], today: date) -> list[Phrase]:
+    """"last tuesday piano ran over ... can u push this tuesday's lesson to 4:30", "yesterday's
+    soccer got snowed out, makeup is next saturday": a day wholly past, with a later phrase that
+    says a day not past, tells what happened (`current`), not where anything goes. Alone, or
+    with only a time after it, it keeps its role ("log yesterday's match at 3pm")."""
+    out: list[Phrase] = []
+    for i, phrase in enumerate(phrases):
+        past = _all_past(phrase, today)
+        later = any(p.role in ("target", "current") and p.start_index > phrase.end_index
+                    and phrase_kind(p) in ("date", "datetime") and not _all_past(p, today) for p in phrases[i + 1:])
+        if phrase.role == "target" and past and later and phrase.shift is None and phrase.day_relative is None:
+            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
+                            phrase.shift, phrase.day_relative)
+        out.append(phrase)
+    return out
+
+
 def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
     """Phrases that state how things are now ("track practice is tues at 6:10 right?") become
     `current` when a later phrase says where the event goes ("make it half an hour later"): the
@@ -649,9 +672,10 @@ COUNTED_WEEKDAY_RE = re.compile(rf"\b(?:the\s+)?(?:first|second|third|next|last|
 """"the first wednesday after" (Chinese New Year), "the last friday before the trip": a day
 counted from another event's, which CONTRACT 4 does not read; left unread, not the weekday's
 own reading."""
-POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b", re.I)
+POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b|\bthe\s+one\s+(?:after|before)\b", re.I)
 """"nursery's closed WA day so no drop off that monday": the weekday of a day said before (a
-holiday, an event), not the coming one; CONTRACT 4 reads no pointer, so it is left unread."""
+holiday, an event), not the coming one; "not this friday, the one after": the day after one
+said. CONTRACT 4 reads no pointer, so it is left unread."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -698,7 +722,7 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
                                  text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
                        for x in raw[i + 1:])
         out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
-    return _landing_ends(text, _spans_of_two(text, _current_state(text, out)))
+    return _landing_ends(text, _spans_of_two(text, _past_told(_current_state(text, out), resolution.now.date())))
 
 
 LANDS_BEFORE_RE = re.compile(r"\b(?:lands?|landing|arrives?|arriving|gets\s+in)\s+(?:at\s+)?$", re.I)

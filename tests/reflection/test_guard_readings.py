@@ -237,6 +237,38 @@ def test_days_said_of_a_repeat_are_how_long_it_repeats_not_each_length() -> None
     assert not [e for e in verdict.errors if e.type == "time"]
 
 
+def test_a_past_day_told_before_where_something_goes_is_what_happened() -> None:
+    message = "yesterday's swim got snowed out, coach says the makeup is next saturday same time"
+    verdict = judge(message, create(title="Swim makeup", start="2026-03-07T17:30:00", end="2026-03-07T18:30:00"))
+    assert not verdict.errors
+    # alone, or with only a time after it, a past day is where a logged event goes
+    logged = "log yesterday's football match at 3pm"
+    assert judge(logged, create(title="Football match", start="2026-03-01T15:00:00")).valid
+    assert [e.type for e in judge(logged, create(title="Football match", start="2026-03-02T15:00:00")).errors] \
+        == ["date"]
+
+
+def test_the_one_after_a_day_said_is_unread() -> None:
+    verdict = judge("not this friday, the one after - put the boiler service in for 8-10am",
+                    create(title="Boiler service", start="2026-03-13T08:00:00", end="2026-03-13T10:00:00"))
+    assert not verdict.errors and verdict.llm_needed
+
+
+def test_works_as_a_verb_and_theres_the_name_are_no_events_of_a_list() -> None:
+    work = ev("ev_work", "Work - quarterly review", "2026-03-05T09:00:00-08:00", "2026-03-05T11:00:00-08:00")
+    lunch = update("ev_lunch", start="2026-03-05T12:30:00", end="2026-03-05T13:30:00")
+    for message in ("the team lunch should go to thursday, anytime after 12 works so 12:30 is fine",
+                    "move the team lunch to thursday 12:30, theres the dance show on friday"):
+        assert not [e for e in judge(message, lunch, calendar=[*CAL, work]).errors if e.type == "other"], message
+
+
+def test_a_day_said_of_another_event_on_that_day_is_not_the_new_ones() -> None:
+    message = ("school concert is fri 6th, dance show thu 5th and the bake sale is sat 7th. only the bake sale "
+               "needs adding, 8:45 to 3:15")
+    verdict = judge(message, create(title="Bake sale", start="2026-03-07T08:45:00", end="2026-03-07T15:15:00"))
+    assert not verdict.errors
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
