@@ -181,6 +181,10 @@ def asks_no_change(message: str) -> bool:
         return True
     questions = [s for s in sentences if _QUESTION_RE.match(s) and not (
         DELETE_RE.search(s) or RENAME_RE.search(s) or _REQUEST_WORD_RE.search(s))]
+    if any(_IF_TOLD_RE.match(s) for s in sentences) and not any(
+            _REQUEST_WORD_RE.search(s) or _BARE_VERB_RE.search(s) or DELETE_RE.search(s) or RENAME_RE.search(s)
+            for s in sentences):
+        return True  # "if it rains on saturday soccer moves to the indoor center. fingers crossed": a plan told
     return all(_ASKS_NOTHING_RE.match(s) or s in questions or (questions and _TOLD_RE.match(s)
                                                                  and not _REQUEST_WORD_RE.search(s)
                                                                  and not DELETE_RE.search(s))
@@ -189,6 +193,10 @@ def asks_no_change(message: str) -> bool:
 
 _REQUEST_WORD_RE = re.compile(r"\b(?:move|add|book|invite|schedule|put|set|update|change|push|reschedule|fix|make|"
                               r"block|cancel|please|pls|plz|can\s+you|could\s+you|would\s+you|let'?s)\b", re.I)
+_IF_TOLD_RE = re.compile(r"^\s*(?:if|in\s+case|should|whenever)\b(?!\s+(?:so|not|yes|possible)\b)", re.I)
+_BARE_VERB_RE = re.compile(r"\b(?:bump|move|push|shift|slide|nudge|add|book|put|drop|skip|make|set|change|do|try|go|"
+                           r"schedule|block|pencil|swap|switch|keep|leave|take|send|remind)\b", re.I)
+"""A sentence that tells what happens on a condition ("if it rains, soccer moves inside")."""
 _TOLD_RE = re.compile(r"^\s*(?:i\s+think|i\s+guess|i\s+believe|apparently|maybe|the\s+\w+(?:\s+\w+)?\s+"
                       r"(?:wants?|said|says|asked|is|are|was|were|has|had|got|might|may|could)|"
                       r"(?:he|she|they|it)\s+(?:wants?|said|says|asked|is|was|has|got|might|may))\b", re.I)

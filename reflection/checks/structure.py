@@ -404,6 +404,10 @@ def check_create_vs_move(ctx: CheckContext) -> None:
 
 COPY_RE = re.compile(r"\b(?:copy|copied|duplicate|clone|repeat)\b", re.I)
 """Words asking for the same event again: the one there stays where it is."""
+AGAIN_RE = re.compile(r"\b(?:do|have|book)\s+(?:it|that|this|one|them)\s+again\b|\bsame\s+again\b|"
+                      r"\bagain\s+(?:on|next|this)\b|\bdo\s+another\b|\bhave\s+another\b", re.I)
+"""'was sooo nice, let's do it again sunday may 3rd': of an event that already happened, a new
+one; moving the past one to the new day would erase what happened."""
 
 
 def _copy_moved(ctx: CheckContext, write: WriteCall) -> None:
@@ -415,9 +419,13 @@ def _copy_moved(ctx: CheckContext, write: WriteCall) -> None:
         if not mention.certain or mention.ref.best != key:
             continue
         clause = ctx.reading.text[mention.clause[0]:mention.clause[1]]
-        if COPY_RE.search(clause) and not DELETE_RE.search(clause) and not MOVE_WORD_RE.search(clause):
+        before = ctx.event(write.event_id)
+        again = bool(AGAIN_RE.search(ctx.reading.text)) and before is not None \
+            and isinstance(before.end, datetime) and before.end <= ctx.case.now
+        if (COPY_RE.search(clause) or again) and not DELETE_RE.search(clause) and not MOVE_WORD_RE.search(clause):
             title = _title(ctx, write)
-            ctx.error(write, "other", f"the person asked for a copy of '{title}'; the call moves it and leaves "
+            asked = f"'{title}' again" if again and not COPY_RE.search(clause) else f"a copy of '{title}'"
+            ctx.error(write, "other", f"the person asked for {asked}; the call moves it and leaves "
                       "none where it was", f"create a new '{title}' and leave the old one", None,
                       proof={"copy_asked": True, "moved": write.event_id})
             return

@@ -22,8 +22,11 @@ CORRECTION_RE = re.compile(
     r"\s*(?:,|\.\.\.|\u2026|\s-\s|\s\u2013\s|\s\u2014\s|\u2014)\s*"
     r"(?:actually\s*,?\s*)?(?:no+\s*,?\s*wait|wait\s*,?\s*no+|actually\s*,?\s*no+|no+\s*,?\s*actually|no+\s*,?\s*sorry|"
     r"sorry\s*,?\s*(?:no+|i\s+mean[t]?)|oops\s*,?\s*(?:i\s+mean[t]?)?|i\s+mean[t]?|scratch\s+that|"
-    r"make\s+that|or\s+rather|correction)\b\s*[,:\u2014\u2013-]?\s*", re.I)
-"""A correction after a stop: ", no wait,", ", sorry i mean", " - actually no,", ", make that"."""
+    r"make\s+that|or\s+rather|correction|"
+    rf"sorry(?=\s*,?\s*(?:\d|(?:at|on)\s|{WEEKDAY_RE}|tomorrow|today|tonight|the\s+\d)))\b\s*[,:\u2014\u2013-]?\s*",
+    re.I)
+"""A correction after a stop: ", no wait,", ", sorry i mean", " - actually no,", ", make that",
+", sorry 4" (a bare "sorry" only right before the new day or time)."""
 _UNTIL_STOP_RE = re.compile(r"[^,.;!?\n]*")
 _SENTENCE_START_RE = re.compile(r"[.;!?\n][^.;!?\n]*$")
 _SCOPE_RES = (OCCURRENCE_RE, FOLLOWING_RE, SERIES_RE)

@@ -134,6 +134,11 @@ def unit_of(match: re.Match[str]) -> str:
     return (match.group("du") or match.group("wu") or "").casefold()
 
 
+LENGTH_NOUN_AFTER_RE = re.compile(r"\s*(?:long|-?long|total|meeting|session|slot|call|chat|catch[\s-]?up|"
+                                  r"appointment|appt|workout|class|lesson|block|nap|check[\s-]?in|sync|"
+                                  r"stand[\s-]?up|interview)\b", re.I)
+"""After an amount, what lasts that long ("a quick 15 min call", "a 45 minute lesson"); not a
+way there ("a 20 min drive", "a 10 minute walk"), which is travel beside the event."""
 MAKE_NAMED_RE = re.compile(r"\bmake(?:\s+(?!(?:instead|rather|than|not|of|from|to|it)\b)[a-z'\u2019]+){2,5}\s*$", re.I)
 """Before an amount, "make" and the event's name: "make the rehearsal an hour and a half"."""
 NOT_A_LENGTH_AFTER_RE = re.compile(r"\s*(?:after|before|past|from|into|ahead|early|late|of|on|at|in)\b", re.I)
@@ -176,8 +181,7 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
                                    r"\bblock(?:\s+off|\s+out)?|"
                                    r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
                                    r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
-                                   part, re.I)) or bool(re.match(r"\s*(?:long|-?long|total|meeting|"
-                                                                 r"session|slot)\b", after, re.I)) \
+                                   part, re.I)) or bool(LENGTH_NOUN_AFTER_RE.match(after)) \
             or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I)) \
             or bool(MAKE_NAMED_RE.search(part) and not NOT_A_LENGTH_AFTER_RE.match(after))
         if is_length and unit_of(match) in ("week", "weeks", "month", "months") and REPEATS_RE.search(text):

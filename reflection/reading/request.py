@@ -571,7 +571,8 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
     r"|\b(?:right|just|straight|directly|immediately)\s+(?:after(?:wards?)?|before)(?=\s*(?:[.?!,;]|$))"
     r"|\b(?:before|after|following|ahead\s+of)\s+"
-    r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|[a-z]+['\u2019]s|[a-z]+\s+(?:ends?|finishes|starts?))\b"
+    r"(?:it|that|this|them|him|her|his|hers|theirs|the\s+[a-z]+|(?:my|our|your|their)\s+[a-z]+|[a-z]+['\u2019]s|"
+    r"[a-z]+\s+(?:ends?|finishes|starts?))\b"
     r"|\b(?:when|where)\s+(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:used\s+to\s+be|was|had\s+been)\b"
     r"|\bto\s+where\s+(?:the\s+)?(?!(?:nothing|anything|everything|nobody|we|i|you|they|it)\b)[a-z]+"
     r"(?:['\u2019]s)?(?:\s+[a-z]+)?\s+(?:is|are)\b"
@@ -676,6 +677,10 @@ POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b|\
 """"nursery's closed WA day so no drop off that monday": the weekday of a day said before (a
 holiday, an event), not the coming one; "not this friday, the one after": the day after one
 said. CONTRACT 4 reads no pointer, so it is left unread."""
+QUALIFIED_WEEKDAY_RE = re.compile(rf"\b(?:[a-z]+-free|kid-?less|child-?less|quiet|spare|empty|non-[a-z]+)\s+"
+                                  rf"{WEEKDAY_FULL_RE}s?\b", re.I)
+""""my next kid-free saturday", "the next quiet friday": a weekday picked by a condition the
+calendar holds (custody weekends, what is booked), not the coming one; left unread."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -793,6 +798,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in AROUND_HOLIDAY_RE.finditer(text)]
     out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in POINTED_WEEKDAY_RE.finditer(text)]
+    out += [m.group(0) for m in QUALIFIED_WEEKDAY_RE.finditer(text)]
     months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
               and MONTH_NAMED_RE.search(e.span)]
     for expr in resolution.expressions:  # "feb 29 ... on normal years we do the 28th": which month's

@@ -269,6 +269,56 @@ def test_a_day_said_of_another_event_on_that_day_is_not_the_new_ones() -> None:
     assert not verdict.errors
 
 
+def test_a_plan_told_on_a_condition_asks_for_no_change() -> None:
+    verdict = judge("if it rains on wednesday swim moves to the indoor pool on fig st. fingers crossed it doesn't",
+                    update("ev_swim_20260305T013000Z", location="Indoor pool, Fig St"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_after_my_shift_places_the_new_event_on_another() -> None:
+    # thursday's night shift ends friday morning: "after" it, 9 may well be friday's
+    night = ev("ev_night", "Night shift", "2026-02-05T22:00:00-08:00", "2026-02-06T06:00:00-08:00",
+               recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"])
+    verdict = judge("after my night shift thursday i need to take mom to dr patel at 9, can you add that. 1 hr prob",
+                    create(title="Take Mom to Dr. Patel", start="2026-03-05T09:00:00", end="2026-03-05T10:00:00"),
+                    calendar=[*CAL, night])
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_a_weekday_picked_by_a_condition_is_unread() -> None:
+    verdict = judge("dinner with sam on my next kid-free saturday, 7pm",
+                    create(title="Dinner with Sam", start="2026-03-07T19:00:00", end="2026-03-07T21:00:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_sorry_before_a_new_time_takes_the_first_back() -> None:
+    message = "can u book a haircut for max thursday at 3, sorry 4"
+    wrong = judge(message, create(title="Haircut - Max", start="2026-03-05T15:00:00", end="2026-03-05T15:30:00"))
+    assert [e.type for e in wrong.errors] == ["time"]
+    assert not judge(message, create(title="Haircut - Max", start="2026-03-05T16:00:00")).errors
+    apology = judge("can u book a haircut for max thursday at 3, sorry for the late notice",
+                    create(title="Haircut - Max", start="2026-03-05T15:00:00", end="2026-03-05T15:30:00"))
+    assert not apology.errors
+
+
+def test_an_amount_before_what_lasts_it_is_its_length() -> None:
+    message = "quick 15 min call with the school tomorrow at 10:45"
+    long = judge(message, create(title="Call with school", start="2026-03-03T10:45:00", end="2026-03-03T11:45:00"))
+    assert [e.type for e in long.errors] == ["time"]
+    # a way there is travel beside the event, not its length
+    drive = judge("dentist tomorrow at 10:45, it's a 20 min drive",
+                  create(title="Dentist", start="2026-03-03T10:45:00", end="2026-03-03T11:45:00"))
+    assert not drive.errors
+
+
+def test_doing_a_past_event_again_is_a_new_one() -> None:
+    past = ev("ev_nonna", "Dinner at Nonna's", "2026-03-01T17:30:00-08:00", "2026-03-01T20:00:00-08:00")
+    message = "dinner at nonna's last sunday was sooo nice, let's do it again sunday march 15th, same time"
+    moved = judge(message, update("ev_nonna", start="2026-03-15T17:30:00", end="2026-03-15T20:00:00"),
+                  calendar=[*CAL, past])
+    assert [e.type for e in moved.errors] == ["other"]
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",
