@@ -1102,7 +1102,7 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         clause = _clause_of(ref.start, clauses)
         words = text[clause[0]:clause[1]]
         mentions.append(Mention(ref, _verbs(words), _scope(words), clause=clause,
-                                singled=only_on_one_day(text, ref.start, ref.end, _verbs(words) == {"delete"}),
+                                singled=only_on_one_day(text, ref.start, ref.end, "delete" in _verbs(words)),
                                 held=held_back(text, ref.start, ref.end)))
     _own_verbs(text, mentions)
     _own_scopes(text, mentions)

@@ -1154,6 +1154,14 @@ def test_without_one_day_singled_out_a_whole_series_delete_is_not_proven_wrong(m
     assert not judge(message, DELETE_SWIM).errors
 
 
+def test_a_delete_singles_out_its_day_whatever_else_the_clause_asks() -> None:
+    # "got a work call" in the same clause is no reason to stop reading "cancel swim this wednesday"
+    work = ev("ev_work", "Work call - Berlin team", "2026-03-04T10:00:00-08:00", "2026-03-04T11:00:00-08:00")
+    verdict = judge("cancel swim this wednesday, I have got a work call at 10 and need to prep", DELETE_SWIM,
+                    calendar=[*CAL, work])
+    assert [e.type for e in verdict.errors] == ["event_id"]
+
+
 def test_a_name_in_a_later_comma_part_with_no_delete_of_its_own_is_not_singled_out() -> None:
     # "my coach's tonight" names the walk's coach, in a part of the message that deletes nothing
     walk = ev("ev_walk", "Walk - Coach Ben", "2026-02-01T09:00:00-08:00", "2026-02-01T10:00:00-08:00",
