@@ -178,8 +178,11 @@ def _bare_hour(m: re.Match[str], ctx: Ctx) -> Atom | None:
     h = int(m.group("h"))
     if h > 23:
         return None
-    if (m.groupdict().get("pre") or "").casefold() == "to" and not ctx.move:
+    pre = (m.groupdict().get("pre") or "").casefold()
+    if pre == "to" and not ctx.move:
         return None
+    if pre == "to" and re.search(r"\d\s*$", ctx.text[:m.start()]):
+        return None  # "5 to 6": a range (or "five to six", 5:55), never a time to move to
     return _time_atom(m.start("h"), m.end(), clock(h, exact=h == 0 or h >= 12), prio=5)
 
 

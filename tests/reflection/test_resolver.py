@@ -800,3 +800,9 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
     assert [[str(c.start) for c in e.candidates] for e in span] == [["2026-06-30"], ["2026-03-07", "2026-07-03"]]
     alone = exprs("they're staying with us from 3/7")
     assert [[str(c.start) for c in e.candidates] for e in alone] == [["2026-03-07"]]
+
+
+@pytest.mark.parametrize("text, spans", [("netball's switched to the later slot from now on, 5 to 6", []),
+                                         ("move it to 6", ["6"])])
+def test_a_number_to_a_number_is_no_time_to_move_to(text: str, spans: list[str]) -> None:
+    assert [e.span for e in exprs(text)] == spans
