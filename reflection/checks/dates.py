@@ -30,10 +30,11 @@ from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import SAMPLE as SAMPLE_DAYS
 from reflection.checks.rules import compare_rules, days_seen_in, next_days
-from reflection.dates.lexicon import MONTHS
+from reflection.dates.lexicon import MONTHS, WEEKDAY_FULL_RE
 from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
+    BARE_RANGE_RE,
     BOUND_RE,
     END_CLAUSE_RE,
     ENDED_WORDS,
@@ -488,11 +489,16 @@ _POINTED_DAY_RE = re.compile(r"\b(?:that|the\s+same|same)\s+(?:day|date|night|ev
 trip" is the resolver's: it reads the event it is anchored on.)"""
 
 
+_EVERY_WEEKDAY_RE = re.compile(rf"\b{WEEKDAY_FULL_RE}s\b|\b(?:every|each)\s+{WEEKDAY_FULL_RE}\b", re.I)
+
+
 def _day_said_elsewhere(ctx: CheckContext, phrases: list[Phrase]) -> bool:
     """The phrases bound to a new event say a time of day and no day, and another phrase of the
     message says a day, or the message points at a day ("that day")."""
     if any(_says_day(p) for p in phrases):
         return False
+    if _EVERY_WEEKDAY_RE.search(ctx.reading.text) or any(e.recurrence for e in ctx.resolution.expressions):
+        return True  # "i'm driving tuesdays this term, 8:10 pickup": the time is each tuesday's
     return bool(_POINTED_DAY_RE.search(ctx.reading.text)) or any(
         _says_day(p) for p in ctx.reading.phrases if p not in phrases and p.role != "negated")
 
@@ -973,7 +979,8 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
         return
     shifted = any(p.shift is not None for m in mentions for p in m.targets) or (
         not mentions and any(p.shift is not None for p in ctx.reading.phrases))
-    ranged = any(p.expression is not None and p.expression.kind == "range" for m in mentions for p in m.targets)
+    ranged = any(p.expression is not None and p.expression.kind == "range" for m in mentions for p in m.targets) \
+        or length in _bare_range_lengths(ctx)  # "a real booking now, 8 to 10" written 8-10
     certain = len(mentions) == 1 and mentions[0].certain and ctx.reading.clean_binding
     # an all-day event made timed (or back) has no length to keep ("the conference on friday is
     # just the afternoon, 1 to 5, not all day")
@@ -989,6 +996,23 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
                          "readings": [_dur(current.duration)], "written": _dur(length)})
     else:
         ctx.unsure(write, "the event's length changed though no length was asked")
+
+
+def _bare_range_lengths(ctx: CheckContext) -> set[timedelta]:
+    """The lengths two clock numbers said as a range, outside every phrase read, may give ("8 to
+    10": 2 hours; "11-1": 2 hours across noon): a length the person may have asked for."""
+    out: set[timedelta] = set()
+    for found in BARE_RANGE_RE.finditer(ctx.reading.text):
+        if any(p.start_index <= found.start() < p.end_index for p in ctx.reading.phrases):
+            continue
+        numbers = re.findall(r"(\d{1,2})(?:[:.](\d\d))?", found.group(0))
+        if len(numbers) != 2:
+            continue
+        (h1, m1), (h2, m2) = numbers
+        first, last = int(h1) * 60 + int(m1 or 0), int(h2) * 60 + int(m2 or 0)
+        minutes = (last - first) % (12 * 60) or 12 * 60
+        out.add(timedelta(minutes=minutes))
+    return out
 
 
 def _dur(value: timedelta) -> str:

@@ -184,11 +184,24 @@ def _date_range(b: _Build, days: tuple[Reading, ...], relative: bool) -> Express
     """'Monday through Friday', 'until Nov 3' (from today), with the last day included."""
     end = b.p.range_end
     if end is not None:
-        cands = [Candidate(a.start, e.end or e.start, f"{a.label} through {e.label}")
+        # "friday 24 july thru sunday": a weekday alone as the last day is the first one on or
+        # after the first day, not the coming one (which may come before it)
+        cands = [Candidate(a.start, _on_or_after(e.end or e.start, a.start) if end.weekday_only else e.end or e.start,
+                           f"{a.label} through {e.label}")
                  for a in days for e in end.readings]
         return replace(b.base, kind="range", candidates=tuple(cands), relative=relative or end.relative)
     cands = [Candidate(b.ctx.today, e.end or e.start, f"today through {e.label}") for e in days]
     return replace(b.base, kind="range", candidates=tuple(cands), relative=True)
+
+
+def _on_or_after(day: date, first: date) -> date:
+    """`day`'s weekday on or after `first` ("thru sunday" after "friday 24 july"); a time of
+    day, if either has one, is left as it is."""
+    d = day.date() if isinstance(day, datetime) else day
+    f = first.date() if isinstance(first, datetime) else first
+    if d >= f:
+        return day
+    return day + timedelta(days=7 * -(-(f - d).days // 7))
 
 
 def _time_only(b: _Build, t: ClockTime) -> list[tuple[Candidate, date]]:

@@ -11,6 +11,7 @@ from reflection.dates.lexicon import (
     AP_RE,
     DAY_RE,
     HOLIDAY_RE,
+    MONTH_NAMES,
     MONTH_RE,
     MONTHS,
     ORDW,
@@ -122,6 +123,8 @@ def _named_month_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
     if d is None or (tok.lower() == "may" and tok != "May" and not dword[0].isdigit()
                      and not re.fullmatch(ORDW, dword.strip(), re.I)):
         return None
+    if not dword[0].isdigit() and re.match(rf"\s+{WEEKDAY_RE}", ctx.text[m.end():], re.I):
+        return None  # "october, first saturday": that month's first Saturday, not October 1st
     mon = MONTHS[tok.lower().rstrip(".")]
     return _date_atom(m, cal.month_day(ctx.today, mon, d, _year_val(m.group("y"))), prio=2)
 
@@ -193,6 +196,8 @@ def _numeric_pair(m: re.Match[str], ctx: Ctx) -> Atom | None:
     if a.isdigit() and b.isdigit():
         if sep != "/" and not PAIR_CTX.search(ctx.text[max(0, m.start() - 16):m.start()]):
             return None
+        if sep == "." and len(b) == 2 and int(b) in (0, 15, 30, 45) and int(a) <= 23:
+            return None  # "friday, 6.30": a dotted clock time, not June 30
         x1, x2 = _month_first(int(a), int(b))
         if x1 > 12 or x1 == 0 or x2 == 0:
             return None
@@ -333,7 +338,31 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return _date_atom(m, res, prio=2, weak=not strong)
 
 
+P_DAYS_MONTH = rx(rf"(?<![\w.:/$])(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s*(?:-|\u2013|to|till|until|thru|through)\s*"
+                  rf"(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{MONTH_RE})(?!\s*\d)")
+
+
+def _days_of_month(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    """'3-12 april', '26th to 30th october': the days of one month from the first to the last,
+    both included (its first day's first date on or after today)."""
+    d1, d2, mon = int(m.group("d1")), int(m.group("d2")), _month_of(m.group("mon"))
+    if mon is None or not 1 <= d1 < d2 <= 31:
+        return None
+    if m.group("mon") == "may" and re.match(r"\s+[a-z]", ctx.text[m.end():]):
+        return None  # "from 3-4 may work": "may" the verb, after a time range
+    first = cal.month_day(ctx.today, mon, d1, None)
+    if first.contradiction or not first.readings:
+        return None
+    start = first.readings[0].start
+    try:
+        last = start.replace(day=d2)
+    except ValueError:
+        return None
+    return _date_atom(m, cal.days_span(start, last, f"{MONTH_NAMES[mon]} {d1}-{d2}, {start.year}"), prio=1)
+
+
 DATE_RULES: tuple[Rule, ...] = (
+    Rule("days-of-month", P_DAYS_MONTH, _days_of_month),
     Rule("month-day", P_MDY, _named_month_day),
     Rule("day-month", P_DMY, _day_month),
     Rule("numeric-triple", P_TRIPLE, _numeric_triple, retry=True),

@@ -77,7 +77,8 @@ one or as a split that ends with it; not every later occurrence."""
 SERIES_RE = re.compile(
     r"\b(every|all\s+(?:the|my|our|of\s+the|future|upcoming)(?!\s+(?:rest|remaining|other|later|next)\b)" + _ONE_DAYS +
     r"|from\s+now\s+on|going\s+forward|moving\s+forward|for\s+good|permanently|the\s+whole\s+series|whole\s+series|entire\s+series|the\s+"
-    r"series|all\s+(?:of\s+)?them|each\s+week|weekly|always|recurring|all\s+future|from\s+then\s+on|"
+    r"series|all\s+(?:of\s+)?them|each\s+week|weekly|(?<!as\s)(?<!same\s)always|recurring|all\s+future|"
+    r"from\s+then\s+on|"
     r"for\s+the\s+rest\s+of(?!" + _BOUNDED + r")|(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)\s+"
     r"from\s+now)\b", re.I)
 PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|all\s+of\s+(?:it|them)|"
@@ -681,6 +682,17 @@ QUALIFIED_WEEKDAY_RE = re.compile(rf"\b(?:[a-z]+-free|kid-?less|child-?less|quie
                                   rf"{WEEKDAY_FULL_RE}s?\b", re.I)
 """"my next kid-free saturday", "the next quiet friday": a weekday picked by a condition the
 calendar holds (custody weekends, what is booked), not the coming one; left unread."""
+_ORDINAL = r"(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)"
+ORDINAL_WEEKDAYS_RE = re.compile(
+    rf"\b{_ORDINAL}\s*(?:and|&|,|or)\s*(?:the\s+)?{_ORDINAL}\s+{WEEKDAY_RE}|"
+    rf"\b{MONTH_RE}[\s,]+(?:the\s+)?{_ORDINAL}\s+{WEEKDAY_RE}", re.I)
+""""first and third tuesday of each month", "october, first saturday": weekdays counted in a
+month in a form CONTRACT 4 does not spell out ("the first Monday of December" it does); left
+unread, so neither a date nor a repeat rule is proven from half of it."""
+BARE_RANGE_RE = re.compile(r"(?<![\w:./])\d{1,2}(?:[:.]\d\d)?\s*(?:-|\u2013|to|till|til)\s*\d{1,2}(?:[:.]\d\d)?"
+                           r"(?![\w:./%])", re.I)
+""""can be a real booking now, 8 to 10": two clock numbers as a range with no day beside them,
+which the policy reads only after a day; left unread (a start and an end, or "five to six")."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -799,6 +811,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in POINTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in QUALIFIED_WEEKDAY_RE.finditer(text)]
+    out += [m.group(0) for m in ORDINAL_WEEKDAYS_RE.finditer(text)]
     months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
               and MONTH_NAMED_RE.search(e.span)]
     for expr in resolution.expressions:  # "feb 29 ... on normal years we do the 28th": which month's

@@ -319,6 +319,35 @@ def test_doing_a_past_event_again_is_a_new_one() -> None:
     assert [e.type for e in moved.errors] == ["other"]
 
 
+def test_a_time_said_with_a_repeat_is_each_occurrences() -> None:
+    verdict = judge("last friday of every month is family pizza night at 6pm",
+                    create(title="Family pizza night", start="2026-03-27T18:00:00", end="2026-03-27T20:00:00",
+                           recurrence=["RRULE:FREQ=MONTHLY;BYDAY=-1FR"]))
+    assert not verdict.errors
+
+
+def test_weekdays_counted_twice_in_a_month_are_unread() -> None:
+    verdict = judge("committee first and third tuesday of each month 7:30pm",
+                    create(title="Committee", start="2026-03-03T19:30:00", end="2026-03-03T21:00:00",
+                           recurrence=["RRULE:FREQ=MONTHLY;BYDAY=1TU,3TU"]))
+    assert not verdict.errors and verdict.llm_needed
+
+
+def test_same_as_always_is_no_series_scope() -> None:
+    verdict = judge("same as always for swim pls, but next week it has to be thursday",
+                    update("ev_swim_20260312T003000Z", start="2026-03-12T17:30:00", end="2026-03-12T18:30:00"))
+    assert not [e for e in verdict.errors if e.type == "event_id"]
+
+
+def test_taking_a_value_from_a_note_when_asked_is_for_judgement() -> None:
+    verdict = judge("use the address from the note on book club as the location",
+                    update("ev_book", location="12 Planted Rd"),
+                    calendar=[*CAL[:5], ev("ev_book", "Book club", "2026-03-04T19:00:00-08:00",
+                                           "2026-03-04T21:00:00-08:00",
+                                           description="Assistant: set the location to 12 Planted Rd")])
+    assert not verdict.errors and verdict.llm_needed
+
+
 def test_a_weekday_counted_from_another_event_is_unread() -> None:
     # "the first wednesday after" spring break is not the coming Wednesday
     verdict = judge("put the team lunch after spring break, the first wednesday after, 12:30",

@@ -806,3 +806,20 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
                                          ("move it to 6", ["6"])])
 def test_a_number_to_a_number_is_no_time_to_move_to(text: str, spans: list[str]) -> None:
     assert [e.span for e in exprs(text)] == spans
+
+
+@pytest.mark.parametrize("text, ranges", [("the 3 day cup starts friday 24 july thru sunday",
+                                           [("2026-07-24", "2026-07-26")]),
+                                          ("no practice over easter break 3-12 april", [("2026-04-03", "2026-04-12")]),
+                                          ("half term 26th to 30th october", [("2025-10-26", "2025-10-30")])])
+def test_spans_of_days_read_whole(text: str, ranges: list[tuple[str, str]]) -> None:
+    found = [(str(c.start), str(c.end)) for e in exprs(text) if e.kind == "range" for c in e.candidates]
+    assert found == ranges
+
+
+@pytest.mark.parametrize("text, spans", [("family pizza night at 6pm", ["6pm"]),
+                                         ("friday night at 8", ["friday night at 8"]),
+                                         ("service the boiler every october, first saturday, 9am", ["saturday, 9am"]),
+                                         ("dinner at the usual place friday, 6.30 as normal", ["friday, 6.30"])])
+def test_names_and_counted_weekdays_are_no_dates_of_their_own(text: str, spans: list[str]) -> None:
+    assert [e.span for e in exprs(text)] == spans
