@@ -67,6 +67,14 @@ YEARW = (rf"(?:two\s+thousand(?:\s+and)?(?:\s+{NUMW})?"
          rf"|(?:{_TEEN_W}|twenty)\s+(?:o[\s-](?:{_UNIT_W})\b|{NUMW}))")
 AP_RE = r"(?:a\.?\s?m\b\.?|p\.?\s?m\b\.?|(?<=\d)[ap](?![a-z]))"
 
+NAMED_NIGHT_BEFORE_RE = re.compile(
+    r"\b(?!(?:today|tomorrow|tmrw|tmr|yesterday|tonight|this|that|last|next|every|each|at|the|one|same|a|on|by|in|"
+    r"late|early|all|per|for|and|or|good|whole|sunday|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sun|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|weeknight|school|work)\b)[a-z]+['\u2019]?s?\s+$", re.I)
+"""A word before "night" that makes it a name ("pizza night", "movie night", "game night"), not
+a day word ("friday night", "tomorrow night") or a determiner ("that night", "at night")."""
+
+
 PARTS_OF_DAY: dict[str, tuple[int, int, str]] = {
     # name: (start minutes, end minutes, meridiem hint)
     "morning": (6 * 60, 12 * 60, "am"),

@@ -13,6 +13,7 @@ from reflection.dates.lexicon import (
     AP_RE,
     HOURW,
     MONTH_RE,
+    NAMED_NIGHT_BEFORE_RE,
     NUMW,
     PARTS_OF_DAY,
     WEEKDAY_RE,
@@ -122,14 +123,6 @@ def _time_atom(start: int, end: int, t: ClockTime | None, prio: int, weak: bool 
 
 # ---------------------------------------------------------------- handlers
 
-_NAMED_NIGHT_RE = re.compile(
-    r"\b(?!(?:today|tomorrow|tmrw|tmr|yesterday|tonight|this|that|last|next|every|each|at|the|one|same|a|on|by|in|"
-    r"late|early|all|per|for|and|or|good|whole|sunday|monday|tuesday|wednesday|thursday|friday|saturday|"
-    r"sun|mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|weeknight|school|work)\b)[a-z]+['\u2019]?s?\s+$", re.I)
-"""A word before "night" that makes it a name ("pizza night", "movie night", "game night"), not
-a day word ("friday night", "tomorrow night") or a determiner ("that night", "at night")."""
-
-
 def _part_of_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'this morning', 'tonight', 'in the evening', 'last night'; not a greeting ('good morning!',
     'good night'), which says when the person writes, not when anything happens."""
@@ -138,7 +131,7 @@ def _part_of_day(m: re.Match[str], ctx: Ctx) -> Atom | None:
         return None
     pod = m.group("pod").lower().replace(" ", "")
     pod = {"tonite": "tonight", "lunchtime": "lunch"}.get(pod, pod)
-    if pod == "night" and not pre and _NAMED_NIGHT_RE.search(m.string[:m.start("pod")]):
+    if pod == "night" and not pre and NAMED_NIGHT_BEFORE_RE.search(m.string[:m.start("pod")]):
         return None  # "family pizza night at 6pm", "movie night": an event's name, not tonight
     if pre == "last" and pod not in ("night", "evening"):
         return None

@@ -16,7 +16,16 @@ from datetime import date, datetime, tzinfo
 from functools import lru_cache
 from typing import Literal
 
-from reflection.dates.lexicon import DAY_RE, MONTH_RE, ORDW, WEEKDAY_FULL_RE, WEEKDAY_RE, WEEKDAY_STEM_RE, greetings
+from reflection.dates.lexicon import (
+    DAY_RE,
+    MONTH_RE,
+    NAMED_NIGHT_BEFORE_RE,
+    ORDW,
+    WEEKDAY_FULL_RE,
+    WEEKDAY_RE,
+    WEEKDAY_STEM_RE,
+    greetings,
+)
 from reflection.dates.resolver import Expression, Resolution
 from reflection.reading.calendars import NamedCalendar
 from reflection.reading.event_refs import EventRef, find_event_refs
@@ -837,6 +846,8 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
         if any(a <= match.start() < b for a, b in covering):
             continue
         word = match.group(0).strip()
+        if word.casefold() == "night" and NAMED_NIGHT_BEFORE_RE.search(text[:match.start()]):
+            continue  # "pub quiz night", "movie night": a name, not a time
         if AS_REMARK_RE.match(word) and REMARK_BEFORE_RE.search(text[:match.start()]) and \
                 re.match(r"\s*(?:[.,!;:]|$)", text[match.end():]):
             continue  # "Busy week. Please move ...": a remark, no day

@@ -326,6 +326,13 @@ def test_a_time_said_with_a_repeat_is_each_occurrences() -> None:
     assert not verdict.errors
 
 
+def test_a_named_night_leaves_no_date_word_unread() -> None:
+    verdict = judge("last friday of the month is pub quiz night, 8pm, every month",
+                    create(title="Pub quiz", start="2026-03-20T20:00:00", end="2026-03-20T22:00:00",
+                           recurrence=["RRULE:FREQ=MONTHLY;BYDAY=3FR"]))
+    assert [e.type for e in verdict.errors] == ["date"]
+
+
 def test_weekdays_counted_twice_in_a_month_are_unread() -> None:
     verdict = judge("committee first and third tuesday of each month 7:30pm",
                     create(title="Committee", start="2026-03-03T19:30:00", end="2026-03-03T21:00:00",
