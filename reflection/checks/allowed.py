@@ -72,6 +72,11 @@ class Allowed:
     def empty(self) -> bool:
         return not (self.instants or self.days or self.times)
 
+    def days_named(self, tz: ZoneInfo) -> set[date]:
+        """The days the readings name: each day slot's, and each instant's start day on `tz`'s
+        clock (not the days a window reaches into, nor a kept day)."""
+        return {s.day for s in self.days} | {s.start.astimezone(tz).date() for s in self.instants}
+
     def phrases(self) -> list[Phrase]:
         seen: dict[int, Phrase] = {}
         slots: list[InstantSlot | DaySlot | TimeSlot] = [*self.instants, *self.days, *self.times]

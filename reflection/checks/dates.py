@@ -184,10 +184,11 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     if anchored_elsewhere(ctx, write):
         placement = judge_placement(ctx, write, start, _end_after(ctx, write, current, start, tz_name)) \
             if isinstance(start, datetime) else "open"
-        if placement == "exact" and not unread_date_words(ctx):
+        unread = unread_date_words(ctx)
+        if placement == "exact" and not unread:
             check.dates_checked = True
             return
-        if _anchored_day_off(ctx, write, start, current, update):
+        if not unread and _anchored_day_off(ctx, write, start, current, update):
             return
         ctx.unsure(write, "its time is said relative to another event")
         return
@@ -205,18 +206,18 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
         ctx.unsure(write, "no phrase of the message says when")
         return
+    allowed = _allowed(ctx, binding.phrases, current, update)
     unread = _outside_context(ctx, write, binding, unread_date_words(ctx))
-    unread = _month_agreed(ctx, binding, unread, _allowed(ctx, binding.phrases, current, update))
-    unread = _only_of_the_end(ctx, binding, unread)
+    unread = _only_of_the_end(ctx, binding, _month_agreed(ctx, binding, unread, allowed))
     if unread:
         if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
-                and _off_every_day(ctx, write, start, _allowed(ctx, binding.phrases, current, update))):
+                and _off_every_day(ctx, write, start, allowed)):
             ctx.unsure(write, "some date words were not understood: " + ", ".join(repr(w) for w in unread[:3]))
         return
     wall = _wall(write.input.get("start"))
     _odd_offset(ctx, write, start, tz_name)
     _stated_state(ctx, write, current)
-    allowed = _each_day_until(ctx, binding, _allowed(ctx, binding.phrases, current, update))
+    allowed = _each_day_until(ctx, binding, allowed)
     if update and current is not None and current.recurrence and write.event_id == current.id:
         _series_clock_only(ctx, allowed)
         if allowed.empty:
@@ -283,8 +284,8 @@ def _off_every_day(ctx: CheckContext, write: WriteCall, start: date | datetime, 
         days.add(allowed.keeps_day)
     if not days or allowed.times and not (allowed.days or allowed.instants or allowed.keeps_day):
         return False
-    local = start.astimezone(ctx.tz) if isinstance(start, datetime) else start
-    day = local.date() if isinstance(local, datetime) else local
+    local = ctx.local(start)
+    day = as_date(local)
     early = isinstance(local, datetime) and local.hour < EARLY_MORNING_END - 2
     if day in days or (early and day - timedelta(days=1) in days):
         return False
@@ -311,9 +312,10 @@ def _anchored_day_off(ctx: CheckContext, write: WriteCall, start: date | datetim
     """"Start movie night as soon as school ends friday" written a week later: the day said beside
     an event the write is placed right next to dates both, so a start two days or more from every
     day it allows is wrong whatever the other event's time (reported: True). Placements that may
-    be days apart ("the week after", "when piano used to be", "after the surgery") prove nothing."""
+    be days apart ("the week after", "when piano used to be", "after the surgery") prove nothing.
+    Called only with no date word left unread."""
     reading = ctx.reading
-    if unread_date_words(ctx) or any(p.day_relative is not None for p in reading.phrases):
+    if any(p.day_relative is not None for p in reading.phrases):
         return False
     binding = bind(ctx, write)
     days_said = [p for p in binding.phrases if _says_day(p) and p.role == "target"]
@@ -328,9 +330,8 @@ def _anchored_day_off(ctx: CheckContext, write: WriteCall, start: date | datetim
     if len(spans) != 1 or not beside:
         return False
     allowed = _allowed(ctx, [phrase], current, update)
-    days = {slot.day for slot in allowed.days} | {slot.start.astimezone(ctx.tz).date() for slot in allowed.instants}
-    local = start.astimezone(ctx.tz) if isinstance(start, datetime) else start
-    day = local.date() if isinstance(local, datetime) else local
+    days = allowed.days_named(ctx.tz)
+    day = as_date(ctx.local(start))
     if not days or min(abs((day - d).days) for d in days) < 2:
         return False
     return _off_every_day(ctx, write, start, allowed)
@@ -393,6 +394,11 @@ _ASKING_RE = re.compile(
 carry the day meant, so an unread word in it still blocks a proof."""
 
 
+def _places_of(text: str, word: str) -> list[int]:
+    """Where an unread word (which may hold spaces: "the one after") stands in the message."""
+    return [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
+
+
 def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, words: list[str]) -> list[str]:
     """The unread words that may bear on `write`: a word found only in sentences that ask
     nothing, correct nothing and point at nothing ("my sister lands saturday so the weekend is
@@ -410,7 +416,7 @@ def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, word
         return words
 
     def only_in_quiet(word: str) -> bool:
-        found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
+        found = _places_of(text, word)
         return bool(found) and all(any(a <= at < b for a, b in quiet) for at in found)
     return [w for w in words if not only_in_quiet(w)]
 
@@ -421,7 +427,7 @@ def _month_agreed(ctx: CheckContext, binding: Binding, words: list[str], allowed
     no reading, and no longer blocks the write's date."""
     if not words or not binding.certain:
         return words
-    days = {slot.day for slot in allowed.days} | {slot.start.astimezone(ctx.tz).date() for slot in allowed.instants}
+    days = allowed.days_named(ctx.tz)
     months = {d.month for d in days}
     return [w for w in words if not (len(months) == 1 and w.casefold() != "may"
                                      and MONTHS.get(w.casefold().rstrip(".")) in months)]
@@ -444,7 +450,7 @@ def _only_of_the_end(ctx: CheckContext, binding: Binding, words: list[str]) -> l
         return nearest.role == "end" and gap(nearest) <= 15 and not re.search(r"[,.;!?]", between)
 
     def only_by_ends(word: str) -> bool:
-        found = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
+        found = _places_of(text, word)
         return bool(found) and all(beside_end(at, len(word)) for at in found)
     return [w for w in words if not only_by_ends(w)]
 

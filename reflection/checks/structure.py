@@ -296,7 +296,7 @@ def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Men
     allowed = Allowed()
     for phrase in phrases:
         slots_for(phrase, None, ctx.tz, allowed, False)
-    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    days = allowed.days_named(ctx.tz)
     events = [ctx.case.event(c.key) for c in mention.ref.candidates]
     if not days or any(e is None or e.recurrence for e in events):
         return False
@@ -522,7 +522,7 @@ def _singled_day_missed(ctx: CheckContext, write: WriteCall, master: Event, ment
         if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None \
                 and phrase.start_index < b and a < phrase.end_index:
             slots_for(phrase, None, ctx.tz, allowed, False)
-    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    days = allowed.days_named(ctx.tz)
     day = as_date(ctx.local(original))
     if not days or day in days:
         return False
@@ -613,7 +613,7 @@ def _day_named(ctx: CheckContext, write: WriteCall, master: Event, mentions: lis
             if phrase.role != "negated" and phrase.shift is None and phrase.day_relative is None \
                     and phrase_kind(phrase) in ("date", "datetime"):
                 slots_for(phrase, None, ctx.tz, allowed, False)
-    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    days = allowed.days_named(ctx.tz)
     return day in days and len(days) <= 2
 
 
@@ -646,7 +646,7 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     allowed = Allowed()
     for phrase in phrases:
         slots_for(phrase, None, ctx.tz, allowed, False)
-    days = {s.day for s in allowed.days} | {s.start.astimezone(ctx.tz).date() for s in allowed.instants}
+    days = allowed.days_named(ctx.tz)
     ordered = sorted(phrases, key=lambda p: p.start_index)
     if any(joined_as_span(ctx.reading.text, a, b) for a, b in zip(ordered, ordered[1:], strict=False)):
         days = set(_every_day(min(days), max(days))) if days else days  # "between the 3rd and the 7th"
