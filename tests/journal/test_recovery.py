@@ -182,7 +182,7 @@ KILLED_BETWEEN_COMMITS = textwrap.dedent("""
         print("ready", flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
 
-    local._update_rows = killed
+    local._UPDATE_ROWS = type("Killed", (), {"run": staticmethod(killed)})()
     ToolRegistry(ctx).run(ToolCall("1", "bulk_update_calendar_events", {"updates": [
         {"event_id": single, "title": "Dinner out"}, {"event_id": allday, "description": "free"}]}))
     print("not killed", flush=True)

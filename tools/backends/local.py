@@ -88,7 +88,7 @@ from tools.calendar.occurrences import (
 )
 from tools.calendar.patching import apply_patch
 from tools.store.database import Store, writer_lock
-from tools.store.direct import DirectSelect
+from tools.store.direct import DirectMany, DirectSelect
 from tools.store.json_text import dumps, loads
 
 LONG_EVENT = 7 * 86400  # events longer than this are found through ix_events_span
@@ -273,6 +273,9 @@ _AT_VERSION = and_(_PK, _E.version == bindparam("b_version"))
 _UPDATE_AT = update(events_table).where(_AT_VERSION)  # a restore: still the version it checked
 _DELETE_AT = delete(events_table).where(_AT_VERSION)
 _INSERT_ROW = insert(events_table)
+_UPDATE_ROWS, _UPDATE_ROWS_AT, _DELETE_ROWS_AT, _INSERT_ROWS = (
+    DirectMany(_UPDATE_ROW), DirectMany(_UPDATE_AT), DirectMany(_DELETE_AT), DirectMany(_INSERT_ROW))
+"""The same statements over many rows at once (a bulk update's, a restore's), on SQLite's cursor."""
 _SELECT_CALENDAR = select(calendars_table.c.id).where(calendars_table.c.id == bindparam("b_cal"))
 
 
@@ -395,20 +398,6 @@ def _changed(stored: Mapping[str, Any], fields: dict[str, Any]) -> dict[str, Any
     return changed
 
 
-def _update_rows(conn: Connection, statement: Any, params: list[dict[str, Any]]) -> int:
-    """Run an UPDATE over rows that may name different columns: one executemany per set of
-    columns (a bulk change of one field is one statement). The rows it matched, counted only
-    where the driver counts an executemany's rows (`supports_sane_multi_rowcount`), else -1."""
-    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
-    for row in params:
-        groups.setdefault(tuple(row), []).append(row)
-    matched = 0
-    for rows in groups.values():
-        count = conn.execute(statement, rows).rowcount
-        matched = -1 if matched < 0 or count is None or count < 0 else matched + count
-    return matched
-
-
 _MMAP_PRAGMA = "PRAGMA mmap_size=268435456"  # 256 MB of address space, not of memory
 
 
@@ -471,13 +460,12 @@ class _RestoreBatch:
         return int(fields["version"])
 
     def flush(self) -> None:
-        for statement, rows, counted in ((_DELETE_AT, self.deletes, True),
-                                         (_INSERT_ROW, self.inserts, False),
-                                         (_UPDATE_AT, self.updates, True)):
+        for statement, rows, counted in ((_DELETE_ROWS_AT, self.deletes, True),
+                                         (_INSERT_ROWS, self.inserts, False),
+                                         (_UPDATE_ROWS_AT, self.updates, True)):
             if not rows:
                 continue
-            matched = _update_rows(self.conn, statement, rows) if counted \
-                else self.conn.execute(statement, rows).rowcount
+            matched = statement.run(self.conn, rows)
             if counted and self.conn.dialect.supports_sane_multi_rowcount \
                     and matched != len(rows):
                 raise CalendarError(f"a restore found {len(rows) - matched} row(s) "
@@ -953,7 +941,7 @@ class LocalBackend(CalendarBackend):
             for item in items:
                 if item.event_id in done:
                     # the same event again: write what is pending, then read it anew
-                    _update_rows(conn, _UPDATE_ROW, params)
+                    _UPDATE_ROWS.run(conn, params)
                     params = []
                     fresh = self._rows(conn, calendar_id, [item.event_id])
                     rows.update(fresh)
@@ -982,7 +970,7 @@ class LocalBackend(CalendarBackend):
                 posts.append(_snapshot_of(calendar_id, item.event_id, stored))
             if record is not None and items:
                 record.whole(pres, posts, written, Transaction(self.store, conn))
-            _update_rows(conn, _UPDATE_ROW, params)
+            _UPDATE_ROWS.run(conn, params)
         return written
 
     def delete_event(self, calendar_id: str, event_id: str, *, if_match: str | None = None,

@@ -31,14 +31,15 @@ from sqlalchemy.engine import Connection
 
 from tools.journal.entries import JournalEntry
 from tools.store.database import is_postgresql
+from tools.store.direct import DirectMany
 
 _ENTRIES: Table = JournalEntry.__table__  # type: ignore[attr-defined]
 _NEXT_IDS = text("SELECT nextval(pg_get_serial_sequence('journal_entries', 'id')) "
                  "FROM generate_series(1, :b_n)")
 """PostgreSQL: `b_n` new entry ids from the table's own sequence, as its INSERTs would draw them
 (unique whatever other writers do; sorted, they follow each other within one call)."""
-_ONE_RETURNING_ID = insert(_ENTRIES).returning(_ENTRIES.c.id)
-_WITH_IDS = insert(_ENTRIES)
+_ONE_RETURNING_ID = DirectMany(insert(_ENTRIES).returning(_ENTRIES.c.id))
+_WITH_IDS = DirectMany(insert(_ENTRIES))
 
 _LARGEST_ROWID = 2 ** 63 - 1
 """Past it SQLite picks rowids at random: the ids would not follow on (never reached in
@@ -52,14 +53,14 @@ def insert_entries(conn: Connection, rows: Sequence[dict[str, Any]]) -> list[int
         return []
     if is_postgresql(conn):
         ids = sorted(conn.execute(_NEXT_IDS, {"b_n": len(rows)}).scalars())
-        conn.execute(_WITH_IDS, [{**row, "id": entry_id} for row, entry_id in zip(rows, ids, strict=True)])
+        _WITH_IDS.run(conn, [{**row, "id": entry_id} for row, entry_id in zip(rows, ids, strict=True)])
         return ids
-    first = int(conn.execute(_ONE_RETURNING_ID, rows[0]).scalar_one())
+    first = int(_ONE_RETURNING_ID.returning(conn, rows[0]))
     ids = list(range(first, first + len(rows)))
     if ids[-1] > _LARGEST_ROWID:
-        return [first, *(int(conn.execute(_ONE_RETURNING_ID, row).scalar_one())
+        return [first, *(int(_ONE_RETURNING_ID.returning(conn, row))
                          for row in rows[1:])]
     if len(rows) > 1:
-        conn.execute(_WITH_IDS, [{**row, "id": entry_id}
-                                 for row, entry_id in zip(rows[1:], ids[1:], strict=True)])
+        _WITH_IDS.run(conn, [{**row, "id": entry_id}
+                             for row, entry_id in zip(rows[1:], ids[1:], strict=True)])
     return ids

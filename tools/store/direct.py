@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
+from sqlalchemy.sql.dml import UpdateBase
 
 _SQLITE = sqlite.dialect()
 
@@ -76,3 +77,93 @@ class DirectSelect:
         if conn.dialect.name != "sqlite":
             return list(conn.execute(self.statement, params).scalars())
         return [found[0] for found in self._fetch(conn, params)]
+
+
+class DirectMany:
+    """One INSERT, UPDATE or DELETE run over many rows as one executemany on SQLite's cursor.
+
+    The rows of one call name the same columns; the SQL for each set of names is compiled once
+    (`column_keys`, as SQLAlchemy compiles it for such rows) and each value passed through its
+    column type's own bind processor (a Boolean as SQLite's integer, a datetime as SQLAlchemy's
+    text), so the row stored is the one SQLAlchemy would have stored. A statement that needs
+    more than the rows give (a column default to work out, a list to expand) goes through
+    SQLAlchemy as before, as does every statement on another database. Core's per-row work
+    (`construct_params` and the processors looked up anew for each of 50 rows) was most of a
+    bulk update's UPDATE and journal INSERT: 0.84 ms against 0.35 ms for the raw executemany
+    (issue 25, tenth step)."""
+
+    __slots__ = ("statement", "_compiled")
+
+    def __init__(self, statement: UpdateBase) -> None:
+        self.statement = statement
+        self._compiled: dict[tuple[str, ...], tuple[str, tuple[str, ...], tuple[Any, ...]] | None] = {}
+
+    def _for(self, keys: tuple[str, ...]) -> tuple[str, tuple[str, ...], tuple[Any, ...]] | None:
+        if keys in self._compiled:
+            return self._compiled[keys]
+        compiled = self.statement.compile(dialect=_SQLITE, column_keys=list(keys))
+        names = tuple(compiled.positiontup or ())
+        found: tuple[str, tuple[str, ...], tuple[Any, ...]] | None = None
+        if not (compiled.literal_execute_params or compiled.post_compile_params) and \
+                set(names) <= set(keys):
+            found = (str(compiled), names, tuple(
+                compiled.binds[name].type._cached_bind_processor(_SQLITE)  # noqa: SLF001
+                for name in names))
+        self._compiled[keys] = found
+        return found
+
+    def _cursor(self, conn: Connection, sql: str, args: Any, many: bool) -> Any:
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        for listener in conn.dispatch.before_cursor_execute:
+            listener(conn, cursor, sql, args, None, many)
+        return cursor
+
+    @staticmethod
+    def _args(names: tuple[str, ...], processors: tuple[Any, ...],
+              row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(row[name] if process is None else process(row[name])
+                     for name, process in zip(names, processors, strict=True))
+
+    def run(self, conn: Connection, rows: list[dict[str, Any]]) -> int:
+        """Write `rows` in `conn`'s transaction, one executemany per set of columns they name
+        (a bulk change of one field is one statement); the rows matched, or -1 where the
+        driver does not count an executemany's rows (`supports_sane_multi_rowcount`)."""
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for row in rows:
+            groups.setdefault(tuple(row), []).append(row)
+        matched = 0
+        for keys, group in groups.items():
+            count = self._run(conn, keys, group)
+            matched = -1 if matched < 0 or count < 0 else matched + count
+        return matched
+
+    def _run(self, conn: Connection, keys: tuple[str, ...], rows: list[dict[str, Any]]) -> int:
+        plan = self._for(keys) if conn.dialect.name == "sqlite" else None
+        if plan is None:
+            count = conn.execute(self.statement, rows).rowcount
+            return -1 if count is None else int(count)
+        sql, names, processors = plan
+        args = [self._args(names, processors, row) for row in rows]
+        cursor = self._cursor(conn, sql, args, True)
+        try:
+            cursor.executemany(sql, args)
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+    def returning(self, conn: Connection, row: dict[str, Any]) -> Any:
+        """Write one row and return the first column of what the statement's RETURNING gives."""
+        plan = self._for(tuple(row)) if conn.dialect.name == "sqlite" else None
+        if plan is None:
+            return conn.execute(self.statement, row).scalar_one()
+        sql, names, processors = plan
+        args = self._args(names, processors, row)
+        cursor = self._cursor(conn, sql, args, False)
+        try:
+            cursor.execute(sql, args)
+            found = cursor.fetchall()
+        finally:
+            cursor.close()
+        if len(found) != 1:
+            raise ValueError(f"expected one row back, got {len(found)}")
+        return found[0][0]
