@@ -637,6 +637,8 @@ def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdi
             if _a_minute_apart(vague):
                 continue  # "midnight tonight": 00:00 or 23:59, one moment either way
             alone = _allowed(ctx, [vague], _current(ctx, write), write.kind == "update")
+            if not judge(start, alone, ctx.tz, None).ok:
+                alone = allowed  # "tomorrow ... at 8.20": its readings are the day's, not its own
             ctx.warning(write.index, "ambiguity",
                         f"'{vague.text}' can mean {describe(alone, ctx.tz)}; the call chose "
                         f"{describe_when(start)} without asking", "ask the person which one they mean",

@@ -1842,3 +1842,14 @@ def test_two_dates_said_as_one_span_are_every_day_between(end: str, errors: list
     verdict = judge("autumn half term is 26 oct to 30 oct, pop it in as all day pls",
                     create(title="Autumn half term", start="2026-10-26", end=end, all_day=True), calendar=[])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
+
+
+def test_an_ambiguous_clock_after_a_day_names_that_days_two_readings() -> None:
+    """"tomorrow ... at 8.20": the warning names the two times of the day said, one of them the
+    one written, not the clock's next two moments counted from now (today 20:20, tomorrow 08:20)."""
+    verdict = judge("add grandad's transport tomorrow, they pick him up at 8.20",
+                    create(title="Transport - Grandad", start="2026-03-03T20:20:00", end="2026-03-03T21:00:00"),
+                    calendar=[])
+    [warning] = [f for f in verdict.findings if f.type == "ambiguity"]
+    assert "Tuesday 2026-03-03 20:20" in warning.issue and "Tuesday 2026-03-03 08:20" in warning.issue, warning
+    assert "Monday" not in warning.issue, warning
