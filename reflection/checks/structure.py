@@ -11,6 +11,7 @@ from datetime import date, datetime, time, timedelta
 from rapidfuzz import fuzz
 
 from reflection.checks.allowed import Allowed, slots_for
+from reflection.checks.binding import bind
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.checks.dates import unread_date_words
 from reflection.checks.places import HOME_PHRASE_RE, KNOWN_HOME_BUSINESSES, TITLED_HOME_NAME
@@ -90,6 +91,16 @@ COUNTED_RE = re.compile(r"\b(?:both\b|(?:the|these|those|all)\s+(?:two|2|three|3
 it means, whatever their titles say ("Dîner avec Tom" is one of the two dinners)."""
 
 
+BY_ITS_NEIGHBOUR_RE = re.compile(
+    r"\b(?:the|that|this)\s+(?:(?:next|other|last|first)\s+)?(?:one|thing|event|appt|appointment|meeting|"
+    r"lesson|class|session|booking|slot)s?\s+(?:(?:right|just|straight|directly|immediately)\s+)?"
+    r"(?:after|before|following|ahead\s+of)\b"
+    r"|\bwhat(?:ever)?(?:['\u2019]s|\s+is|\s+comes)?\s+(?:(?:right|just|straight)\s+)?(?:after|before)\b", re.I)
+""""the one after thursday's dentist", "the thing right before swim", "whatever's after the
+vet": the event meant is the named one's neighbour, not the named one, and which it is follows
+from times code does not chain."""
+
+
 def _counted(text: str) -> int:
     """The most events the message counts out (0: none counted)."""
     most = 0
@@ -124,6 +135,11 @@ def check_unreferenced(ctx: CheckContext) -> None:
             continue
         unnamed.setdefault(key, []).append(write)
     if not unnamed:
+        return
+    if BY_ITS_NEIGHBOUR_RE.search(reading.text):  # "cancel the one after thursday's dentist"
+        for writes in unnamed.values():
+            for write in writes:
+                ctx.unsure(write, "the message points at an event by the one next to it")
         return
     keys = {ctx.series_key(m.ref.best) for m in reading.mentions if m.ref.best is not None}
     if _counted(reading.text) > len(keys) + len(reading.unmatched):  # "the two dinner things": one name for two
@@ -640,6 +656,8 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources + [
         x for x in m.phrases if x not in m.sources and _owns_day(ctx.reading.text, x, m)])
         if p.role != "negated" and p.shift is None and p.day_relative is None]
+    if deleting and not mentions:
+        phrases = _unnamed_delete_days(ctx, write)
     if not phrases:
         ctx.unsure(write, "which occurrence is meant is not said" + ("" if deleting else " apart from its new time"))
         return
@@ -650,7 +668,7 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     ordered = sorted(phrases, key=lambda p: p.start_index)
     if any(joined_as_span(ctx.reading.text, a, b) for a, b in zip(ordered, ordered[1:], strict=False)):
         days = set(_every_day(min(days), max(days))) if days else days  # "between the 3rd and the 7th"
-    if not days or unread_date_words(ctx) or len(mentions) != 1:
+    if not days or unread_date_words(ctx) or len(mentions) > 1 or (mentions == [] and not deleting):
         ctx.unsure(write, "which occurrence is meant is not certain")
         return
     if day not in days:
@@ -659,6 +677,20 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
                   f"call {_verb(write)} the one on {describe_day(day)}",
                   f"use the occurrence on {want}", phrases[0].text,
                   proof={"days": sorted(str(d) for d in days), "occurrence_day": str(day)})
+
+
+def _unnamed_delete_days(ctx: CheckContext, write: WriteCall) -> list[Phrase]:
+    """"cancel the earlier of the two on thursday": the only write of a message that names no
+    event is a delete, so the day its words give (bound to it with certainty, as a move's new
+    day would be) is the day of the occurrence it takes away. Nothing when the message itself asks
+    for no removal, when another event is the day's anchor ("the one after thursday's game"), or
+    when the phrase shifts or counts days."""
+    if len(ctx.writes) != 1 or ctx.reading.other_event_anchors or not DELETE_RE.search(ctx.reading.text):
+        return []  # "yes, thursday": an answer whose event (and day) the conversation may hold
+    binding = bind(ctx, write)
+    if not binding.certain:
+        return []
+    return [p for p in binding.phrases if p.role == "target" and p.shift is None and p.day_relative is None]
 
 
 def _every_day(first: date, last: date) -> list[date]:

@@ -1853,3 +1853,36 @@ def test_an_ambiguous_clock_after_a_day_names_that_days_two_readings() -> None:
     [warning] = [f for f in verdict.findings if f.type == "ambiguity"]
     assert "Tuesday 2026-03-03 20:20" in warning.issue and "Tuesday 2026-03-03 08:20" in warning.issue, warning
     assert "Monday" not in warning.issue, warning
+
+
+PIANO = ev("ev_piano", "Piano - Ellie", "2026-01-08T15:00:00-08:00", "2026-01-08T15:45:00-08:00",
+           recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"])
+DENTIST_THU = ev("ev_dent", "Dentist", "2026-03-05T17:00:00-08:00", "2026-03-05T18:00:00-08:00")
+
+
+@pytest.mark.parametrize("message, occurrence, errors", [
+    ("cancel the earlier of the two on thursday", "ev_piano_20260305T230000Z", []),
+    ("cancel the earlier of the two on thursday", "ev_piano_20260312T220000Z", ["event_id"]),
+    ("cancel the regular thursday one this week, teacher is sick", "ev_piano_20260312T220000Z", ["event_id"]),
+    # no removal asked in the words: an answer whose day the conversation may hold
+    ("yes thursday", "ev_piano_20260312T220000Z", []),
+    # the day is another event's: which occurrence follows it is for judgement
+    ("cancel the one after thursday's dentist", "ev_piano_20260312T220000Z", [])])
+def test_a_delete_in_a_message_naming_no_event_takes_the_occurrence_of_the_day_said(
+        message: str, occurrence: str, errors: list[str]) -> None:
+    verdict = judge(message, {"name": "delete_calendar_event", "input": {"event_id": occurrence}},
+                    calendar=[PIANO, DENTIST_THU])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+    assert verdict.llm_needed, verdict  # the message names no event: never verified in full
+
+
+@pytest.mark.parametrize("message", ["cancel the one after thursday's dentist",
+                                     "delete the thing right after the dentist on thursday",
+                                     "whats right before the dentist thursday? cancel it"])
+def test_an_event_pointed_at_by_its_neighbour_is_not_unnamed(message: str) -> None:
+    """The event meant is the named one's neighbour: deleting it is no change "no part of the
+    message refers to" (which neighbour it is follows from times: for judgement)."""
+    after = ev("ev_after", "Haircut", "2026-03-05T19:00:00-08:00", "2026-03-05T19:30:00-08:00")
+    verdict = judge(message, {"name": "delete_calendar_event", "input": {"event_id": "ev_after"}},
+                    calendar=[DENTIST_THU, after])
+    assert not verdict.errors and verdict.llm_needed, verdict.findings
