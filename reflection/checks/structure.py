@@ -690,7 +690,10 @@ def _unnamed_delete_days(ctx: CheckContext, write: WriteCall) -> list[Phrase]:
     binding = bind(ctx, write)
     if not binding.certain:
         return []
-    return [p for p in binding.phrases if p.role == "target" and p.shift is None and p.day_relative is None]
+    # a clock time alone names the event at that time, whichever day it is next on ("cancel the
+    # 8:30" when today has none): only words that name a day pin it
+    return [p for p in binding.phrases if p.role == "target" and p.shift is None and p.day_relative is None
+            and phrase_kind(p) in ("date", "datetime")]
 
 
 def _every_day(first: date, last: date) -> list[date]:

@@ -1867,7 +1867,9 @@ DENTIST_THU = ev("ev_dent", "Dentist", "2026-03-05T17:00:00-08:00", "2026-03-05T
     # no removal asked in the words: an answer whose day the conversation may hold
     ("yes thursday", "ev_piano_20260312T220000Z", []),
     # the day is another event's: which occurrence follows it is for judgement
-    ("cancel the one after thursday's dentist", "ev_piano_20260312T220000Z", [])])
+    ("cancel the one after thursday's dentist", "ev_piano_20260312T220000Z", []),
+    # a clock time alone names the next event at that time, on whatever day
+    ("cancel the 3pm one", "ev_piano_20260312T220000Z", [])])
 def test_a_delete_in_a_message_naming_no_event_takes_the_occurrence_of_the_day_said(
         message: str, occurrence: str, errors: list[str]) -> None:
     verdict = judge(message, {"name": "delete_calendar_event", "input": {"event_id": occurrence}},
