@@ -176,6 +176,15 @@ def _dotted(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return _time_atom(start, m.end(), t, prio=4, weak=not m.group("pre"))
 
 
+_NAMED_BY_TIME_BEFORE_RE = re.compile(r"\b(?:the|my|our|his|her|their)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*$",
+                                      re.I)
+_SAID_AS_GOAL_AFTER_RE = re.compile(r"\s*(?:$|[,.;!?)]|(?:pls|please|plz|instead|today|tomorrow|tmrw|tonight|"
+                                    r"then|and|if|on|this|same)\b)", re.I)
+""""move the 3:30 to 4": "the 3:30" names an event by its time, and "to 4" said after it, with
+nothing but the end of the clause (or a day) following, is where it goes, not the end of a range
+("my 5 to 6 meeting" is one)."""
+
+
 def _bare_hour(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'at 3', '8 tonight', and 'move it to 4' (with a change verb: 'to' alone is too common)."""
     h = int(m.group("h"))
@@ -184,7 +193,8 @@ def _bare_hour(m: re.Match[str], ctx: Ctx) -> Atom | None:
     pre = (m.groupdict().get("pre") or "").casefold()
     if pre == "to" and not ctx.move:
         return None
-    if pre == "to" and re.search(r"\d\s*$", ctx.text[:m.start()]):
+    if pre == "to" and re.search(r"\d\s*$", ctx.text[:m.start()]) and not (
+            _NAMED_BY_TIME_BEFORE_RE.search(ctx.text[:m.start()]) and _SAID_AS_GOAL_AFTER_RE.match(ctx.text, m.end())):
         return None  # "5 to 6": a range (or "five to six", 5:55), never a time to move to
     return _time_atom(m.start("h"), m.end(), clock(h, exact=h == 0 or h >= 12), prio=5)
 

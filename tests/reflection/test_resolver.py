@@ -803,7 +803,11 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
 
 
 @pytest.mark.parametrize("text, spans", [("netball's switched to the later slot from now on, 5 to 6", []),
-                                         ("move it to 6", ["6"])])
+                                         ("move it to 6", ["6"]),
+                                         ("move my 5 to 6 meeting", []),
+                                         # "the 3:30" names an event by its time: "to 4" is where it goes
+                                         ("move the 3:30 to 4", ["3:30", "4"]),
+                                         ("can u push the 9 to 10 pls", ["10"])])
 def test_a_number_to_a_number_is_no_time_to_move_to(text: str, spans: list[str]) -> None:
     assert [e.span for e in exprs(text)] == spans
 
