@@ -382,8 +382,12 @@ FOLLOWING_RE = re.compile(
     r"\band\s+(?:the\s+)?(?:ones?|rest)\s+after\b|\band\s+(?:afterwards|thereafter|beyond)\b|"
     r"\band\s+after\s*(?:[,.;!?]|$)|"
     r"\b(?:all\s+)?(?:the|my|our|his|her|their)\s+remaining\b|\b(?:all\s+)?(?:the\s+)?ones?\s+(?:left|remaining)\b|"
-    r"\bwhat['\u2019]?s\s+left\s+of\b", re.I)
-"""CONTRACT 4: "from now on", "from next week on", "starting <date>", "on the 20th and every one
+    r"\bwhat['\u2019]?s\s+left\s+of\b|"
+    r"\bevery\s+(?:[\w'\u2019]+\s+){0,4}?from\s+(?:(?:next|this)\s+(?:week|month|" + WEEKDAY_STEM_RE + r")|tomorrow|"
+    r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)", re.I)
+"""CONTRACT 4: "from now on", "from next week on", "starting <date>", "every … from <date>"
+("every tuesday from next week", not "every day from 9 to 5"), "on the 20th and every one
 after": that occurrence and the following ones (a `following` change splits the series)."""
 
 

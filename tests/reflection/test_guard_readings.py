@@ -459,6 +459,16 @@ def test_from_now_on_for_one_occurrence_is_a_scope_error_with_its_proof() -> Non
     assert scope and (scope[0].proof or {})["scope_said"] == "following"
 
 
+@pytest.mark.parametrize("message", ["swim is 6-7 every wednesday from the 4th",
+                                     "every wed from this wednesday swim is at 6"])
+def test_every_weekday_from_a_date_is_that_occurrence_and_the_following_ones(message: str) -> None:
+    """CONTRACT 4: "every … from <date>" is the `following` scope, "from" with no "on" after it;
+    one occurrence changed for it is the wrong scope (not "every day from 9 to 5": a time)."""
+    verdict = judge(message, update("ev_swim_20260305T013000Z", start="2026-03-04T18:00:00", end="2026-03-04T19:00:00"))
+    scope = [e for e in verdict.errors if e.proof and "scope_said" in e.proof]
+    assert scope and (scope[0].proof or {})["scope_said"] == "following", verdict.findings
+
+
 def test_a_following_change_for_from_now_on_is_not_an_error() -> None:
     verdict = judge("from now on swim is 6-7",
                     update("ev_swim_20260305T013000Z", scope="following", start="2026-03-04T18:00:00",
