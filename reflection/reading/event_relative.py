@@ -125,6 +125,29 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
     return before, after
 
 
+_ALONE_AFTER_RE = re.compile(r"\s*(?:(?:pls|please|plz|tops|max|maximum|min|minimum|or\s+so|ish|each|long|total|"
+                             r"(?:is|should\s+be|will\s+be|'?s)\s+(?:enough|plenty|fine|ok|okay)|should\s+do|will\s+do|"
+                             r"lol|thx|thanks|ty)\b\s*)*[)!.]*\s*$", re.I)
+_AFTER_A_TIME_RE = re.compile(r"(?:\d\s*(?:am|pm|a\.m\.|p\.m\.)|\d:\d\d|\bnoon)\s*[-\u2013(]?\s*$", re.I)
+_STATED_LENGTH_BEFORE_RE = re.compile(
+    r"\b(?:it['\u2019]?s|it\s+is|it['\u2019]?ll\s+be|it\s+will\s+be|(?:it|they|that|this)\s+(?:takes?|lasts?|runs?)|"
+    r"(?:should|will|would|might)\s+take|takes?|(?:he|she|they|we|it|i)\s+needs?|needs?|allow|give\s+it|"
+    r"plan\s+(?:for|on)|budget)\s*(?:about|around|roughly|like|maybe|just|only)?\s*$", re.I)
+
+
+def _said_alone(text: str, part: str, after: str) -> bool:
+    """"wednesday at 11am, 30 min", "vet tues 4pm. half an hour", "11am - 45 mins", "its 90
+    mins", "he needs 2 hours", "30 min is enough": an amount said on its own (nothing before it
+    in its part of the sentence but a clock time, a dash or words that say how long it takes;
+    nothing after it but "pls", "tops" or "is enough") is how long the event lasts, in a message
+    that asks for no shift anywhere (there, "push the dentist. 30 min" is by how much). Not "it's
+    30 min away" or "it takes 20 min to get there": what follows is a way there."""
+    if SHIFT_VERB_RE.search(text) or LATER_RE.search(text) or EARLIER_RE.search(text):
+        return False
+    return bool(re.fullmatch(r"[\s\-\u2013(]*", part) or _AFTER_A_TIME_RE.search(part)
+                or _STATED_LENGTH_BEFORE_RE.search(part)) and bool(_ALONE_AFTER_RE.match(after))
+
+
 REPEATS_RE = re.compile(r"\b(?:every|each|weekly|monthly|" + WEEKDAY_FULL_RE + r"s)\b", re.I)
 """A message that asks for a repeating event: an amount of weeks in it counts the occurrences."""
 
@@ -177,11 +200,12 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
         if longer or shorter:
             lengths.append(Length(match.group(0), match.start(), match.end(), amount, 1 if longer else -1))
             continue
-        is_length = bool(re.search(r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|\bbook|\breserve|"
-                                   r"\bblock(?:\s+off|\s+out)?|"
-                                   r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
-                                   r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
-                                   part, re.I)) or bool(LENGTH_NOUN_AFTER_RE.match(after)) \
+        is_length = _said_alone(text, part, after) or bool(re.search(
+            r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|\bbook|\breserve|"
+            r"\bblock(?:\s+off|\s+out)?|"
+            r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
+            r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
+            part, re.I)) or bool(LENGTH_NOUN_AFTER_RE.match(after)) \
             or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I)) \
             or bool(MAKE_NAMED_RE.search(part) and not NOT_A_LENGTH_AFTER_RE.match(after))
         if is_length and unit_of(match) in ("week", "weeks", "month", "months") and REPEATS_RE.search(text):

@@ -1898,3 +1898,29 @@ def test_an_event_pointed_at_by_its_neighbour_is_not_unnamed(message: str) -> No
     verdict = judge(message, {"name": "delete_calendar_event", "input": {"event_id": "ev_after"}},
                     calendar=[DENTIST_THU, after])
     assert not verdict.errors and verdict.llm_needed, verdict.findings
+
+
+@pytest.mark.parametrize("message", ["book the vet for biscuit wednesday at 11am, 30 min",
+                                     "vet wednesday 11am. half an hour",
+                                     "vet wednesday 11am - 30 mins pls",
+                                     "vet wednesday 11am, its 30 min",
+                                     "vet wednesday 11am, he needs 30 minutes",
+                                     "vet wednesday 11am, 30 min is enough"])
+def test_a_length_said_on_its_own_is_the_events_length(message: str) -> None:
+    """An amount said alone, or after "it's"/"needs", is how long the event lasts: an hour
+    written for "30 min" is proven (it was verified in full before, a silent miss)."""
+    right = judge(message, create(title="Vet - Biscuit", start="2026-03-04T11:00:00", end="2026-03-04T11:30:00"),
+                  calendar=[])
+    wrong = judge(message, create(title="Vet - Biscuit", start="2026-03-04T11:00:00", end="2026-03-04T12:00:00"),
+                  calendar=[])
+    assert not right.errors, right.findings
+    assert [f.type for f in wrong.errors] == ["time"], wrong.findings
+
+
+@pytest.mark.parametrize("message", ["vet wednesday 11am, it's 30 min away",
+                                     "vet wednesday 11am, it takes 30 min to get there",
+                                     "push the vet to wednesday 11am. 30 min"])
+def test_an_amount_that_is_a_way_there_or_a_shift_is_no_length(message: str) -> None:
+    verdict = judge(message, create(title="Vet - Biscuit", start="2026-03-04T11:00:00", end="2026-03-04T12:00:00"),
+                    calendar=[])
+    assert not [f for f in verdict.errors if f.type == "time"], verdict.findings
