@@ -177,12 +177,22 @@ def judge(value: date | datetime, allowed: Allowed, tz: ZoneInfo, written_wall: 
     """Whether a written start is inside what the phrases allow, and if not, what is off."""
     if not isinstance(value, datetime):
         return _judge_day(value, allowed)
-    for slot in allowed.instants:
+    for slot in sorted(allowed.instants, key=lambda s: s.end is not None):  # points first
         if slot.holds(value):
+            if _only_a_window(allowed, slot.phrase, slot.end is not None, value, tz):
+                by_parts = _judge_parts(value, allowed, tz, written_wall)
+                if by_parts.ok and by_parts.exact:  # "afternoon ... at 2": the clock holds it too
+                    return by_parts
+                return Judgement(True, False, matched=slot.phrase, reading=slot.reading)
             return Judgement(True, True, matched=slot.phrase, reading=slot.reading)
+    return _judge_parts(value, allowed, tz, written_wall)
+
+
+def _judge_parts(value: datetime, allowed: Allowed, tz: ZoneInfo, written_wall: datetime | None) -> Judgement:
+    """`judge` by the day and clock slots (the instants aside)."""
     local_day = value.astimezone(tz).date()
     day_slot = next((s for s in allowed.days if s.day == local_day), None)
-    time_slot = next((s for s in allowed.times if s.holds(value)), None)
+    time_slot = next((s for s in sorted(allowed.times, key=lambda s: s.hi is not None) if s.holds(value)), None)
     day_known = bool(allowed.days) or allowed.keeps_day is not None
     day_ok = day_slot is not None if allowed.days else (
         local_day == allowed.keeps_day if allowed.keeps_day is not None else None)
@@ -190,13 +200,30 @@ def judge(value: date | datetime, allowed: Allowed, tz: ZoneInfo, written_wall: 
     if (allowed.days or allowed.times) and day_ok is not False and time_ok is not False:
         matched = (time_slot or day_slot)
         phrase = matched.phrase if matched else None
-        exact = bool(time_ok) and day_known
+        exact = bool(time_ok) and day_known and not (
+            time_slot is not None and _only_a_window(allowed, time_slot.phrase, time_slot.hi is not None, value, tz))
         if time_ok is None and allowed.keeps_time is not None and day_ok:
             exact = value.astimezone(tz).time().replace(second=0, microsecond=0) == allowed.keeps_time
         return Judgement(True, exact, matched=phrase, reading=matched.reading if matched else "")
     if allowed.empty:
         return Judgement(True, False)
     return Judgement(False, False, problem=_problem(value, allowed, tz, written_wall, day_ok, time_ok))
+
+
+def _only_a_window(allowed: Allowed, phrase: Phrase, window: bool, value: datetime, tz: ZoneInfo) -> bool:
+    """Whether a start held only by a window ("tonight", "morning") misses every clock time
+    another phrase gives ("tonight → 5pm", "sat morning 8, no 8:30"): the two may be one time
+    said in two places, so a start inside the window but off the clock is not pinned down (it is
+    not proven wrong either: the clock may be another event's). A clock read on another day
+    ("thursday afternoon ... at 2": today's or tomorrow's 2) still names the clock."""
+    if not window:
+        return False
+    clock = value.astimezone(tz).time().replace(second=0, microsecond=0)
+    points = [s.start.astimezone(tz).time().replace(second=0, microsecond=0) for s in allowed.instants
+              if s.end is None and s.phrase.start_index != phrase.start_index]
+    points += [s.lo.replace(second=0, microsecond=0) for s in allowed.times
+               if s.hi is None and s.phrase.start_index != phrase.start_index]
+    return bool(points) and clock not in points
 
 
 def _judge_day(value: date, allowed: Allowed) -> Judgement:

@@ -62,7 +62,9 @@ def _hours(t: ClockTime) -> list[int]:
 def _narrow(hours: list[int], t: ClockTime, pod: str) -> list[int]:
     """An AM/PM question settled by the part of the day said with it ('tonight at 8' -> 20)."""
     if pod in NIGHTS and t.h <= 4:
-        return [t.h]
+        # "1 tonight" is most often after midnight, but "4:30 tonight" is as often the afternoon
+        # said loosely: neither is inside tonight's 17:00-23:59, so both stay readings
+        return hours
     lo, hi, hint = PARTS_OF_DAY[pod]
     fit = [x for x in hours if lo <= x * 60 + t.m < hi]
     if len(fit) == 1:

@@ -162,6 +162,16 @@ REMARKED_AFTER_RE = re.compile(
     r"(?:mess|crazy|busy|nuts|insane|hectic|chaos|chaotic|rough|tough|wild|packed|full|nightmare|zoo|madness|"
     r"slammed|swamped|bananas)\b", re.I)
 """After a week or a day: a remark on it ("this week is a mess lol")."""
+_CLOCK_NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+SPOKEN_CLOCK_RE = re.compile(
+    r"\b(?:half|quarter|(?:five|ten|twenty|twenty[-\s]five)\s+(?:minutes\s+)?(?:past|to|after|til|till|before)|"
+    r"\d{1,2}\s+(?:minutes\s+)?past)(?:\s+past|\s+to|\s+after)?\s+" + _CLOCK_NUMBER + r"\b|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[-\s]"
+    r"(?:fifteen|thirty|forty[-\s]five|forty|fifty|twenty|ten|o[-\s](?:five|\w+))\b", re.I)
+"""A clock time said in words ("ten to nine", "half 5", "quarter past four", "four thirty"; not
+"the 12th to 10:45", a day and a time, or "3:30 to 4", a range):
+when no phrase read covers it, the policy gives it no reading (CONTRACT 5: the parts it
+touches are not proven, nor verified)."""
 TEXT_SPEAK_RE = re.compile(r"\b(?:2nite|2night|2nyt|2nte|2day|2moro+w?|2mor+ow|2morrow|2mrw|2mro|2moz|tmoz|"
                            r"2mrrw|nxt\s+\w+|nxxt\s+\w+|b4\s+\w+|l8r|l8ter)\b", re.I)
 """Text-speak date words ("2nite", "2moro"): the policy gives them no reading (CONTRACT 5)."""
@@ -841,6 +851,10 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     ruled_out += [(m.start(), m.end()) for m in EVERY_WEEK_RE.finditer(text)]  # a scope, not a day
     ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
+    # read only when one phrase covers it whole: "half 7 tonight" read as "7 tonight", or the
+    # "ten" of "ten to eight" read as 10:00, is a misreading, not a reading
+    out += [m.group(0) for m in SPOKEN_CLOCK_RE.finditer(text)
+            if not any(a <= m.start() and m.end() <= b for a, b in spans)]
     # a holiday that is the only day said is a day even where a name covers it ("mothers day
     # brunch"): only a date read covers it
     read = None if says_a_day(resolution) else [(e.start_index, e.end_index) for e in resolution.expressions]

@@ -1924,3 +1924,49 @@ def test_an_amount_that_is_a_way_there_or_a_shift_is_no_length(message: str) -> 
     verdict = judge(message, create(title="Vet - Biscuit", start="2026-03-04T11:00:00", end="2026-03-04T12:00:00"),
                     calendar=[])
     assert not [f for f in verdict.errors if f.type == "time"], verdict.findings
+
+
+BALLET = ev("ev_ballet", "Ballet", "2026-03-02T16:30:00-08:00", "2026-03-02T17:30:00-08:00")
+
+
+@pytest.mark.parametrize("message, start, verified", [
+    ("ballet tonight → 5pm", "2026-03-02T17:00:00", True),
+    # inside "tonight" but off the clock said beside it: not pinned down (the model looks)
+    ("ballet tonight → 5pm", "2026-03-02T18:00:00", False),
+    ("sat morning 8, no 8:30 sorry, ballet for an hour", "2026-03-07T08:30:00", True),
+    ("sat morning 8, no 8:30 sorry, ballet for an hour", "2026-03-07T09:30:00", False)])
+def test_a_start_held_only_by_a_window_beside_a_clock_is_not_verified(message: str, start: str,
+                                                                       verified: bool) -> None:
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge(message, update("ev_ballet", start=start, end=end), calendar=[BALLET])
+    assert verdict.valid and verdict.llm_needed is not verified, verdict.findings
+
+
+@pytest.mark.parametrize("message, start", [("ballet at 4:30 tonight", "2026-03-02T16:30:00"),
+                                            ("ballet at 4:30 tonight", "2026-03-03T04:30:00"),
+                                            ("move ballet to 1 tonight", "2026-03-03T01:00:00")])
+def test_an_hour_before_five_tonight_may_be_the_afternoon_or_after_midnight(message: str, start: str) -> None:
+    """Tonight is 17:00-23:59 (CONTRACT 4): "4:30 tonight" fits it neither as 04:30 nor 16:30,
+    and people mean both; neither is proven wrong (16:30 was, a false alarm)."""
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge(message, update("ev_ballet", start=start, end=end), calendar=[BALLET])
+    assert not verdict.errors, verdict.findings
+
+
+@pytest.mark.parametrize("message", ["ballet tonight is half 7 instead", "move ballet to ten to eight tonight",
+                                     "ballet tonight at half six pls"])
+def test_a_clock_time_said_in_words_the_policy_does_not_read_is_never_verified(message: str) -> None:
+    verdict = judge(message, update("ev_ballet", start="2026-03-02T18:30:00", end="2026-03-02T19:30:00"),
+                    calendar=[BALLET])
+    assert verdict.valid and verdict.llm_needed, verdict.findings
+
+
+@pytest.mark.parametrize("message, start", [("half 7 tomorrow morning - hockey trials for ruby", "2026-03-03T07:30:00"),
+                                            ("hockey trials tomorrow at ten to nine", "2026-03-03T08:50:00"),
+                                            ("hockey trials tomorrow, twenty past 4", "2026-03-03T16:20:00")])
+def test_a_clock_said_in_words_is_not_misread_into_a_false_alarm(message: str, start: str) -> None:
+    """"half 7 tomorrow morning" was read as 07:00 and "ten to nine" as 10:00: the right 07:30
+    and 08:50 were proven wrong."""
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge(message, create(title="Hockey trials - Ruby", start=start, end=end), calendar=[])
+    assert not verdict.errors and verdict.llm_needed, verdict.findings
