@@ -26,6 +26,12 @@ AMOUNT_REMINDER_RE = re.compile(rf"\b(?P<list>{_AMOUNT})\s+(?:reminder|alert)s?\
 """An amount said as the kind of reminder: "add a 30 min reminder", "a 1-day alert" (before the
 start, as every reminder is)."""
 LOOSE_BEFORE_RE = re.compile(rf"\b(?:{_AMOUNT}|the\s+day)\s+{_BEFORE}\b", re.I)
+CORRECTED_AMOUNT_RE = re.compile(
+    r"\b(?:actually|no\s+wait|wait|sorry|i\s+mean|make\s+(?:it|that)|change\s+(?:it|that)(?:\s+to)?|rather|"
+    r"scratch\s+that|on\s+second\s+thought|or\s+maybe|no,?)\b[^.?!\d]{0,25}?"
+    rf"(?P<amount>{_AMOUNT})", re.I)
+"""An amount said again after a correction ("actually make it 2 hrs", "no wait, 30 mins"): the
+reminder asked first may be the one taken back."""
 NONE_RE = re.compile(r"\b(?:no|without|turn\s+off\s+the|remove\s+the|don'?t\s+(?:need|want)\s+a|drop\s+the)\s+"
                      r"(?:reminders?|alerts?|notifications?)\b", re.I)
 SOME_RE = re.compile(r"\bremind|\breminder|\balert|\bnotif", re.I)
@@ -61,4 +67,6 @@ def asked_minutes(text: str) -> list[int] | None:
             found.append(int(timedelta(minutes=n * _UNITS[unit]).total_seconds() // 60))
     if found and any(not any(b <= m.start() < e for b, e in spans) for m in LOOSE_BEFORE_RE.finditer(text)):
         return None
+    if found and any(not any(b <= m.start("amount") < e for b, e in spans) for m in CORRECTED_AMOUNT_RE.finditer(text)):
+        return None  # "remind me an hour before ..., actually make it 2 hrs": which one stands is for judgement
     return sorted(set(found)) or None

@@ -40,6 +40,15 @@ def test_every_reminder_in_a_list_is_read(message: str, minutes: list[int]) -> N
     assert asked_minutes(message) == minutes
 
 
+@pytest.mark.parametrize("message", ["remind me an hour before the school concert, actually make it 2 hrs",
+                                     "remind me 30 min before swim. no wait, 45 mins",
+                                     "alert me a day before the vet, sorry i mean 2 days"])
+def test_a_reminder_amount_said_again_after_a_correction_leaves_the_reading_open(message: str) -> None:
+    """The correction may replace the first amount (the written 120 was proven wrong against the
+    60 taken back: a false alarm)."""
+    assert asked_minutes(message) is None
+
+
 def test_an_amount_before_outside_the_reminder_request_leaves_the_reading_open() -> None:
     """'the day before' here is where the event goes, not a second reminder: which is which is
     not certain, so no reminder may be proven wrong from the words."""
