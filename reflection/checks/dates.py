@@ -41,6 +41,7 @@ from reflection.reading.request import (
     EXCEPTION_AFTER_RE,
     HOLIDAY_WORD_RE,
     Phrase,
+    phrase_kind,
     says_a_day,
 )
 from reflection.wording import describe_day, describe_when, relation_to_today, weekday_name
@@ -56,7 +57,10 @@ def _wall(raw: Any) -> datetime | None:
 
 def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, update: bool) -> Allowed:
     allowed = Allowed()
-    anchor_times = update or any(_says_day(p) for p in phrases)
+    # a new event's clock with no day said, in a message that names an event of the calendar
+    # ("last day of term is early pickup at 1pm"): its day may be that event's, not today's
+    anchor_times = update or any(_says_day(p) for p in phrases) or (
+        event is None and bool(ctx.reading.mentions) and all(phrase_kind(p) == "time" for p in phrases))
     for phrase in phrases:
         slots_for(phrase, event, ctx.tz, allowed, anchor_times)
     if update and event is not None and allowed.times and not allowed.days and not allowed.instants:

@@ -1970,3 +1970,21 @@ def test_a_clock_said_in_words_is_not_misread_into_a_false_alarm(message: str, s
     end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
     verdict = judge(message, create(title="Hockey trials - Ruby", start=start, end=end), calendar=[])
     assert not verdict.errors and verdict.llm_needed, verdict.findings
+
+
+TERM_END = {"id": "ev_term", "title": "Last day of term", "start": "2026-03-05", "end": "2026-03-06", "all_day": True,
+            "timezone": LA, "location": None, "description": None, "attendees": [], "recurrence": None}
+
+
+@pytest.mark.parametrize("message, start, errors", [
+    ("last day of term is early pickup at 1pm pls add", "2026-03-05T13:00:00", []),
+    ("last day of term is early pickup at 1pm pls add", "2026-03-05T14:00:00", ["time"]),
+    ("put the pickup in the day before the last day of term, 1pm", "2026-03-04T13:00:00", [])])
+def test_a_clock_with_no_day_beside_an_event_of_the_calendar_may_be_on_that_events_day(
+        message: str, start: str, errors: list[str]) -> None:
+    """The day is the named event's (or follows from it), not "today while still ahead": the
+    right day was proven wrong (a false alarm). The clock is still held to its readings."""
+    end = (datetime.fromisoformat(start) + timedelta(minutes=30)).isoformat()
+    verdict = judge(message, create(title="Early pickup", start=start, end=end), calendar=[TERM_END])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+    assert verdict.llm_needed, verdict
