@@ -25,6 +25,7 @@ from reflection.reading.request import (
     joined_as_span,
     phrase_kind,
     single_days,
+    stated_scopes,
 )
 from reflection.wording import describe_day
 from tools.calendar.events import Event, as_date
@@ -488,6 +489,8 @@ def check_series_scope(ctx: CheckContext) -> None:
         mentions = ctx.reading.mentions_of(key)
         scopes = {m.scope for m in mentions} or {ctx.reading.scope}
         scope = scopes.pop() if len(scopes) == 1 else "unknown"
+        if len(writes) > 1 and len(stated_scopes(ctx.reading.text)) > 1:
+            scope = "unknown"  # one series changed twice, the clauses stating two scopes: whose is which
         for write in writes:
             if ctx.is_flagged(write):
                 continue

@@ -492,6 +492,12 @@ def _own_scopes(text: str, mentions: list[Mention]) -> None:
             mention.scope = _scope(words[mention.clause[0]:mention.clause[1]])
 
 
+def stated_scopes(text: str) -> set[Scope]:
+    """The scopes the message's clauses state, each read alone ("skip this week's piano, then
+    from the 19th on make it every other tuesday": the occurrence, and the following ones)."""
+    return {_scope(text[a:b]) for a, b in _clauses(text)} - {"unknown"}
+
+
 @lru_cache(maxsize=256)
 def _scope(text: str) -> Scope:
     if FOLLOWING_RE.search(text) and not OCCURRENCE_RE.search(text):

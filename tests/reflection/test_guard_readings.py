@@ -469,6 +469,17 @@ def test_every_weekday_from_a_date_is_that_occurrence_and_the_following_ones(mes
     assert scope and (scope[0].proof or {})["scope_said"] == "following", verdict.findings
 
 
+def test_two_clauses_stating_two_scopes_of_one_series_are_not_one_scope() -> None:
+    """"skip this week's swim, then from the 11th on make it every other wednesday": one
+    occurrence deleted and the rest changed from the 11th is what was asked; the following
+    change was proven wrong against the first clause's scope (a false alarm)."""
+    verdict = judge("skip this week's swim, then from the 11th on make it every other wednesday",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_swim_20260305T013000Z"}},
+                    update("ev_swim_20260312T003000Z", scope="following",
+                           recurrence=["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"]))
+    assert not [e for e in verdict.errors if e.proof and "scope_said" in e.proof], verdict.findings
+
+
 def test_a_following_change_for_from_now_on_is_not_an_error() -> None:
     verdict = judge("from now on swim is 6-7",
                     update("ev_swim_20260305T013000Z", scope="following", start="2026-03-04T18:00:00",
