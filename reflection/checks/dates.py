@@ -77,6 +77,36 @@ def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, upda
     return allowed
 
 
+def _on_a_day_ruled_out(ctx: CheckContext, write: WriteCall, start: date | datetime) -> bool:
+    """"move the vet to next week, same time, any day but monday" written on next week's Monday:
+    a start on the day the message rules out ("but monday", "not friday", "i can't do
+    wednesday") is wrong whatever the rest allows (reported: True). The day ruled out is the
+    one day its phrase reads as, or, of two, the one inside the span the move goes to. Not "i
+    can't make it thursday, push the dentist to next week" written next Thursday: that
+    Thursday is not the one ruled out. Only for the one write that has a start."""
+    if sum(1 for w in ctx.writes if w.kind != "delete" and not w.failed and "start" in w.input) != 1:
+        return False
+    day = as_date(ctx.local(start)) if isinstance(start, datetime) else start
+    spans = [(c.start, as_date(c.end)) for p in ctx.reading.phrases
+             if p.role == "target" and p.expression is not None
+             for c in p.expression.candidates if c.end is not None and not isinstance(c.start, datetime)]
+    for phrase in ctx.reading.phrases:
+        expr = phrase.expression
+        if phrase.role != "negated" or expr is None or phrase_kind(phrase) != "date" or not expr.candidates:
+            continue
+        days = [c.start for c in expr.candidates if not isinstance(c.start, datetime) and c.end is None]
+        if len(days) != len(expr.candidates):
+            continue
+        # one of its readings is the day written: the only one, or the one inside the span the
+        # move goes to ("next week ... but monday", said on a Monday: this one or next week's)
+        if day not in days or (len(days) > 1 and not any(lo <= day <= hi for lo, hi in spans)):
+            continue
+        ctx.error(write, "date", f"'{phrase.text}' is ruled out ({describe_day(day)}); the call puts it there",
+                  "use a day the message allows", phrase.text, proof={"ruled_out": str(day)})
+        return True
+    return False
+
+
 def _current(ctx: CheckContext, write: WriteCall) -> Event | None:
     return ctx.event(write.event_id) if write.kind == "update" else None
 
@@ -230,6 +260,8 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     verdict = judge(start, allowed, ctx.tz, wall)
     check.dates_checked = True
     if verdict.ok:
+        if binding.certain and _on_a_day_ruled_out(ctx, write, start):
+            return
         if not binding.certain:
             # judged against the message's phrases together: wrong would show, right is unproven
             verdict = _best_single(ctx, binding.phrases, current, update, start, wall) or verdict

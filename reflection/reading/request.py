@@ -126,7 +126,10 @@ FREE_TIME_RE = re.compile(
 NEGATION_BEFORE_RE = re.compile(r"(?:\bnot|\bnot\s+at|\binstead\s+of|\brather\s+than|\bno\s+longer(?:\s+at|"
                                 r"\s+on)?|\bnot\s+on|n't\s+(?:at|on)?|\bexcept(?:\s+for)?(?:\s+(?:on|the))?|"
                                 r"\bother\s+than(?:\s+on)?|\bapart\s+from|\bbesides|\bexcluding|"
-                                r"\bnot\s+including|\bbut\s+not(?:\s+on)?)\s*$", re.I)
+                                r"\bnot\s+including|\bbut\s+not(?:\s+on)?|"
+                                r"\b(?:any\s*(?:day|time|night|evening|morning|afternoon|weekday|week)|anytime|"
+                                r"whenever|any\s+other\s+day|whichever\s+day|every\s*(?:day|one|thing)|all)"
+                                r"\s+but(?:\s+on)?)\s*$", re.I)
 EXCEPTION_AFTER_RE = re.compile(r"^\s*,?\s*(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|excluding|"
                                 r"not\s+including|minus)\b", re.I)
 """'every weekday but friday', 'every day except sundays': a rule with days taken out of it."""
