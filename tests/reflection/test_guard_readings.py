@@ -2001,7 +2001,7 @@ def test_a_clock_with_no_day_beside_an_event_of_the_calendar_may_be_on_that_even
     assert verdict.llm_needed, verdict
 
 
-VET = ev("ev_vet", "Vet - Mochi", "2026-03-04T17:00:00-08:00", "2026-03-04T17:30:00-08:00")
+VET_MOCHI = ev("ev_vet", "Vet - Mochi", "2026-03-04T17:00:00-08:00", "2026-03-04T17:30:00-08:00")
 
 
 @pytest.mark.parametrize("message, day, errors", [
@@ -2012,7 +2012,7 @@ VET = ev("ev_vet", "Vet - Mochi", "2026-03-04T17:00:00-08:00", "2026-03-04T17:30
 def test_a_start_on_the_one_day_the_message_rules_out_is_proven_wrong(message: str, day: str,
                                                                       errors: list[str]) -> None:
     """It was read as a day the move may go to, so the Monday was verified in full (a silent miss)."""
-    verdict = judge(message, update("ev_vet", start=f"{day}T17:00:00", end=f"{day}T17:30:00"), calendar=[VET])
+    verdict = judge(message, update("ev_vet", start=f"{day}T17:00:00", end=f"{day}T17:30:00"), calendar=[VET_MOCHI])
     assert [f.type for f in verdict.errors] == errors, verdict.findings
 
 
@@ -2020,5 +2020,5 @@ def test_a_weekday_ruled_out_is_that_one_day_not_every_such_weekday() -> None:
     """"i can't make it wednesday, push the vet to next week": next week's Wednesday, keeping the
     weekday, is right (it was a false alarm while ruling out worked by weekday)."""
     verdict = judge("i can't make it wednesday, push the vet to next week",
-                    update("ev_vet", start="2026-03-11T17:00:00", end="2026-03-11T17:30:00"), calendar=[VET])
+                    update("ev_vet", start="2026-03-11T17:00:00", end="2026-03-11T17:30:00"), calendar=[VET_MOCHI])
     assert not verdict.errors, verdict.findings
