@@ -48,6 +48,7 @@ from reflection.wording import describe_day, describe_when, relation_to_today, w
 from tools.calendar.events import Event, EventFieldError, as_date, parse_when, zone
 
 EARLY_MORNING_END = 7  # an AM reading of a bare clock time before 07:00 is a guess worth a look
+LATE_EVENING_START = 20  # and so is a PM reading from 20:00, in a message that says nothing of the evening
 
 
 def _wall(raw: Any) -> datetime | None:
@@ -668,6 +669,11 @@ def _accepted(ctx: CheckContext, write: WriteCall, start: date | datetime, verdi
                           {"phrase": phrase.text}))
     if isinstance(start, datetime) and start.hour < EARLY_MORNING_END and _bare_clock(phrase):
         ctx.unsure(write, f"'{phrase.text}' was read as a time before 7 in the morning")
+    if isinstance(start, datetime) and start.astimezone(ctx.tz).hour >= LATE_EVENING_START \
+            and _bare_clock(phrase) and not _EVENING_SAID_RE.search(ctx.reading.text):
+        # "daycare drop off tomorrow at 8:30" written 20:30: the policy allows it, but which half
+        # of the day a bare clock means is the person's, and this half is the rarer guess
+        ctx.unsure(write, f"'{phrase.text}' was read as a time after 8 in the evening")
     if certain:
         for vague in dict.fromkeys(allowed.ambiguous_phrases):
             if _a_minute_apart(vague):
@@ -699,6 +705,9 @@ def _free_slot_asked(ctx: CheckContext, start: date | datetime) -> bool:
         return False
     local = start.astimezone(ctx.tz)
     return FREE_SLOT_HOURS[0] <= local.hour and (local.hour, local.minute) < (FREE_SLOT_HOURS[1], 1)
+
+
+_EVENING_SAID_RE = re.compile(r"\b(?:p\.?m\.?|evening|night|tonight|tonite|dinner|supper)\b|\d\s*p\b", re.I)
 
 
 def _bare_clock(phrase: Phrase) -> bool:

@@ -2022,3 +2022,16 @@ def test_a_weekday_ruled_out_is_that_one_day_not_every_such_weekday() -> None:
     verdict = judge("i can't make it wednesday, push the vet to next week",
                     update("ev_vet", start="2026-03-11T17:00:00", end="2026-03-11T17:30:00"), calendar=[VET_MOCHI])
     assert not verdict.errors, verdict.findings
+
+
+@pytest.mark.parametrize("message, start, verified", [
+    ("add daycare drop off tomorrow at 8:30, nana's doing it", "2026-03-03T08:30:00", True),
+    # the policy allows 20:30, but that half of the day is the rarer guess: the model looks
+    ("add daycare drop off tomorrow at 8:30, nana's doing it", "2026-03-03T20:30:00", False),
+    ("add dinner w the kims tomorrow at 8:30", "2026-03-03T20:30:00", True)])
+def test_a_bare_clock_read_after_8pm_is_not_verified_unless_the_evening_is_said(message: str, start: str,
+                                                                                verified: bool) -> None:
+    end = (datetime.fromisoformat(start) + timedelta(minutes=15)).isoformat()
+    title = "Dinner with the Kims" if "dinner" in message else "Daycare drop off"
+    verdict = judge(message, create(title=title, start=start, end=end), calendar=[])
+    assert verdict.valid and verdict.llm_needed is not verified, verdict.findings
