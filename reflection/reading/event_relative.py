@@ -204,7 +204,8 @@ def find_shifts_and_lengths(text: str) -> tuple[list[Shift], list[Length]]:
             r"(?:\bfor|\blasting|\b(?:free|open|spare|clear|empty)|\bbook|\breserve|"
             r"\bblock(?:\s+off|\s+out)?|"
             r"\bmake\s+\w+|\bmake\s+it|\bextend\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|"
-            r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
+            r"\bshorten\w*(?:\s+[\w:'\u2019]+){0,5}\s+to|\b(?:cut|trim|reduce|bring)\w*(?:\s+[\w:'\u2019]+){0,6}?"
+            r"\s+(?:down\s+)?to|\bto\s+be|\bbe|\bonly|\bjust)\s*$",
             part, re.I)) or bool(LENGTH_NOUN_AFTER_RE.match(after)) \
             or bool(re.match(r"-(?:minute|min|hour|hr)\b", text[match.end():match.end() + 8], re.I)) \
             or bool(MAKE_NAMED_RE.search(part) and not NOT_A_LENGTH_AFTER_RE.match(after))

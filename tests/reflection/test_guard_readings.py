@@ -2035,3 +2035,16 @@ def test_a_bare_clock_read_after_8pm_is_not_verified_unless_the_evening_is_said(
     title = "Dinner with the Kims" if "dinner" in message else "Daycare drop off"
     verdict = judge(message, create(title=title, start=start, end=end), calendar=[])
     assert verdict.valid and verdict.llm_needed is not verified, verdict.findings
+
+
+VET_HOUR = ev("ev_vet", "Vet - Mochi", "2026-03-04T17:00:00-08:00", "2026-03-04T18:00:00-08:00")
+
+
+@pytest.mark.parametrize("message", ["cut the vet on wednesday to 30 min", "trim the vet appt down to 30 mins",
+                                     "can you bring the vet down to half an hour"])
+def test_cut_to_an_amount_is_the_events_new_length(message: str) -> None:
+    right = judge(message, update("ev_vet", end="2026-03-04T17:30:00"), calendar=[VET_HOUR])
+    wrong = judge(message, update("ev_vet", end="2026-03-04T17:45:00"), calendar=[VET_HOUR])
+    assert not right.errors, right.findings
+    assert [f.type for f in wrong.errors] == ["time"], wrong.findings
+
