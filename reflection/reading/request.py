@@ -409,8 +409,12 @@ ONLY_START_RE = re.compile(r"(?:just|only)\s", re.I)
 OTHERS_STAY_RE = re.compile(
     r"\b(?:the\s+)?(?:rest|others|other\s+(?:ones|weeks|days))\s+(?:stay|stays|remain|are\s+fine|"
     r"can\s+stay|as\s+(?:is|they\s+are))\b|\bnot\s+the\s+(?:rest|others|other\s+(?:ones|weeks))\b|"
-    r"\b(?:leave|keep)\s+the\s+(?:rest|others|other\s+(?:ones|weeks))\b", re.I)
-"""The other occurrences said to stay: "no swimming on may 10, the rest stay"."""
+    r"\b(?:leave|keep)\s+the\s+(?:rest|others|other\s+(?:ones|weeks))\b|"
+    r"\b(?:leave|keep|don['\u2019]?t\s+(?:change|touch|move))\s+the\s+(?:whole\s+)?(?:series|schedule)"
+    r"(?:\s+(?:as\s+(?:is|it\s+is)|the\s+same|alone|unchanged))?\b|"
+    r"\bthe\s+(?:whole\s+)?series\s+(?:stays?|remains?)(?:\s+as\s+(?:is|it\s+is)|\s+the\s+same)?\b", re.I)
+"""The other occurrences said to stay: "no swimming on may 10, the rest stay", "just this once,
+keep the series as is" (the series named as what is not changed, not as the scope)."""
 ONE_DAY_AFTER_RE = re.compile(
     rf"(?:['\u2019]s)?\s+(?:(?:on|for)\s+)?(?:(?:this|next|that)\s+(?:{WEEKDAY_RE}|week\b)|"
     rf"{MONTH_RE}\s*{DAY_RE}|(?:the\s+)?{DAY_RE}\s+(?:of\s+)?{MONTH_RE}|\d{{1,2}}/\d{{1,2}}\b|"
@@ -503,6 +507,7 @@ def stated_scopes(text: str) -> set[Scope]:
 
 @lru_cache(maxsize=256)
 def _scope(text: str) -> Scope:
+    text = OTHERS_STAY_RE.sub(" ", text)  # what is said to stay is no scope of the change
     if FOLLOWING_RE.search(text) and not OCCURRENCE_RE.search(text):
         return "following"
     occ, ser = bool(OCCURRENCE_RE.search(text)), bool(SERIES_RE.search(text))

@@ -480,6 +480,17 @@ def test_two_clauses_stating_two_scopes_of_one_series_are_not_one_scope() -> Non
     assert not [e for e in verdict.errors if e.proof and "scope_said" in e.proof], verdict.findings
 
 
+@pytest.mark.parametrize("message", ["move swim to 6pm on wednesday, just this once, keep the series as is",
+                                     "just this wednesday swim at 6, don't change the series"])
+def test_the_series_said_to_stay_is_no_scope_of_the_change(message: str) -> None:
+    """"keep the series as is" names what is not changed: the change is the one occurrence, and
+    a following change for it is the wrong scope (it read as occurrence and series at once)."""
+    verdict = judge(message, update("ev_swim_20260305T013000Z", scope="following", start="2026-03-04T18:00:00",
+                                    end="2026-03-04T19:00:00"))
+    scope = [e for e in verdict.errors if e.proof and "scope_said" in e.proof]
+    assert scope and (scope[0].proof or {})["scope_said"] == "occurrence", verdict.findings
+
+
 def test_a_following_change_for_from_now_on_is_not_an_error() -> None:
     verdict = judge("from now on swim is 6-7",
                     update("ev_swim_20260305T013000Z", scope="following", start="2026-03-04T18:00:00",
