@@ -899,7 +899,9 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event | None, st
         for cand in expr.candidates:
             if not isinstance(cand.start, datetime):
                 continue
-            if expr.kind == "datetime" and expr.explicit_zone:  # its day said: that very time
+            if expr.kind == "datetime" and (expr.explicit_zone or not expr.time_of_day_only):
+                # its day said ("sun 3pm", "saturday 10am", "lands 07:40 dubai time"): that very
+                # time, not its clock carried to the day the event starts on
                 ends.append(cand.start.astimezone(ctx.tz))
                 continue
             wall = cand.start.astimezone(clock_zone).time()
@@ -924,6 +926,9 @@ def _end_readings(ctx: CheckContext, write: WriteCall, current: Event | None, st
     return None
 
 
+_SPAN_FROM_A_TIME_RE = re.compile(r"(?:\d\s*(?:am|pm|a\.m\.|p\.m\.)|\d:\d\d|\bnoon)\s*"
+                                  r"(?:to|till|til|until|thru|through|-|\u2013)\s*$", re.I)
+""""friday 6pm to saturday 10am": a time, then "to" and the phrase: a span, the phrase its end."""
 END_VERBS = r"end|ends|ending|finish\w*|wrap\w*|over|done|run\w*|go\w*|last\w*|stay|keep"
 """Words before an end time that make it this event's end ("end at", "run till", "stay until"):
 a bare "until 7" may be about something else ("he has futsal until 7")."""
@@ -950,7 +955,8 @@ def _check_end_words(ctx: CheckContext, write: WriteCall, current: Event | None,
     if phrase is not None and not re.search(rf"\b(?:{verbs})\b[^.,;!?]{{0,12}}$",
                                             ctx.reading.text[max(0, phrase.start_index - 25):phrase.start_index],
                                             re.I) \
-            and not END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", ctx.reading.text[:phrase.start_index])[-1]):
+            and not END_CLAUSE_RE.fullmatch(re.split(r"[.;!?\n]", ctx.reading.text[:phrase.start_index])[-1]) \
+            and not _SPAN_FROM_A_TIME_RE.search(ctx.reading.text[max(0, phrase.start_index - 25):phrase.start_index]):
         certain = False
     wanted = " or ".join(f"{e:%H:%M}" for e in ends)
     if certain:

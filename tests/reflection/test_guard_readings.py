@@ -2059,3 +2059,18 @@ def test_cut_to_an_amount_is_the_events_new_length(message: str) -> None:
     assert not right.errors, right.findings
     assert [f.type for f in wrong.errors] == ["time"], wrong.findings
 
+
+
+@pytest.mark.parametrize("end, errors", [("2026-03-07T10:00:00", []), ("2026-03-08T10:00:00", ["time"])])
+def test_an_end_said_with_its_own_day_after_a_start_time_is_that_day_and_time(end: str, errors: list[str]) -> None:
+    """"friday 6pm to saturday 10am": the end is Saturday 10:00, not 10:00 the day after the
+    start, and "to" after a time makes the phrase the end (it was left unsure)."""
+    verdict = judge("sleepover for maddie at jess's friday 6pm to saturday 10am",
+                    create(title="Maddie sleepover at Jess's", start="2026-03-06T18:00:00", end=end), calendar=[])
+    assert [f.type for f in verdict.errors] == errors, verdict.findings
+
+
+def test_a_span_ending_two_days_later_is_read_to_its_own_day() -> None:
+    verdict = judge("ski trip fri 5pm to sun 3pm", create(title="Ski trip", start="2026-03-06T17:00:00",
+                                                          end="2026-03-08T15:00:00"), calendar=[])
+    assert verdict.valid and not verdict.llm_needed, verdict.findings
