@@ -1091,8 +1091,8 @@ def _check_inclusive_span(ctx: CheckContext, write: WriteCall, end: date | datet
     all-day event's exclusive end is the day after it."""
     text = ctx.resolution.text
     for expr in ctx.resolution.expressions:
-        if not expr.candidates:
-            continue
+        if not expr.candidates or expr.kind == "time" or expr.time_of_day_only:
+            continue  # "dinner 7pm till 10": a clock, no last day of anything
         before = text[max(0, expr.start_index - 9): expr.start_index]
         lasts: set[date] = set()
         if _THROUGH_BEFORE.search(before):

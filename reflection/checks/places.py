@@ -110,6 +110,10 @@ def _check_one(ctx: CheckContext, write: WriteCall, location: str, business: str
                      ctx.reading.text, re.I):
             ctx.unsure(write, "home is mentioned as where it is not")
             return
+        if sum(1 for w in ctx.writes if w.kind != "delete" and not w.failed) > 1:
+            # "festa junina sat 3pm-6pm, then pizza at home sat night": home is one event's place
+            ctx.unsure(write, "home is said in a message of several changes: whose place it is is not certain")
+            return
         ctx.error(write, "location", f"the person said '{home_words}' (their home, {home}); the call "
                   f"writes '{location}'", f"set the location to {home}", home_words)
         return

@@ -656,9 +656,12 @@ def _check_occurrence_day(ctx: CheckContext, write: WriteCall, master: Event, me
     deleting = write.kind == "delete"
     # "only wednesday's piano lesson for 5:15pm": a day said as the event's own ("wednesday's")
     # tells which occurrence, whatever role its clause gives it
+    # a time alone names no day ("... and put seder at the goldbergs 7pm-10:30" in the clause of
+    # the delete): its today-or-tomorrow is the policy's default, not the occurrence's day
     phrases = [p for m in mentions for p in (m.phrases if deleting else m.sources + [
         x for x in m.phrases if x not in m.sources and _owns_day(ctx.reading.text, x, m)])
-        if p.role != "negated" and p.shift is None and p.day_relative is None]
+        if p.role != "negated" and p.shift is None and p.day_relative is None
+        and phrase_kind(p) in ("date", "datetime")]
     if deleting and not mentions:
         phrases = _unnamed_delete_days(ctx, write)
     if not phrases:

@@ -16,10 +16,13 @@ P_NOW2 = rx(r"\b(?:at\s+the\s+moment|at\s+present|at\s+the\s+present\s+time|at\s
 
 _QTY = rf"(?:\d+(?:\.\d+)?|a\s+couple\s+of|a\s+few|half\s+an?|an?|{NUMW})"
 _UNIT = r"(?:years?|yrs?|months?|fortnights?|weeks?|wks?|days?|hours?|hrs?|hr|h|minutes?|mins?|min|seconds?|secs?)\b"
-_CHUNK = rf"(?:(?:an?|one)\s+hour\s+and\s+a\s+half|{_QTY}\s*{_UNIT})"
+_CHUNK = rf"(?:(?:an?|one)\s+hour\s+and\s+a\s+half|\d+(?:\.\d+)?\s*{_UNIT}|{_QTY}\s+{_UNIT})"
+"""An amount of time: a number then its unit, close or apart ("2h", "90 mins"); a word then its
+unit apart ("an hour", "two days"), never run together ("ah ma's": a name, not "a h")."""
 P_OFFSET = rx(rf"\b(?:(?P<pre>in|within|for|after)\s+)?(?P<q>{_CHUNK}(?:(?:\s*,\s*|\s+and\s+|\s+){_CHUNK})*)"
               rf"(?:(?:'s|’s)\s+time)?(?P<suf>\s+(?:from\s+now|later|hence|ago|earlier|before\s+now))?\b")
-P_CHUNK = rx(rf"(?P<hh>(?:an?|one)\s+hour\s+and\s+a\s+half)|(?P<q>{_QTY})\s*(?P<u>{_UNIT})")
+P_CHUNK = rx(rf"(?P<hh>(?:an?|one)\s+hour\s+and\s+a\s+half)|(?P<q>\d+(?:\.\d+)?)\s*(?P<u>{_UNIT})|"
+             rf"(?P<qw>{_QTY})\s+(?P<uw>{_UNIT})")
 GAP_ANCHOR = rx(r"^\s+(?P<w>from|after|before|since)\s+$")
 
 WD_PL = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -78,10 +81,10 @@ def _components(q: str) -> dict[str, float] | None:
         if c.group("hh"):
             comps["minutes"] = comps.get("minutes", 0) + 90
             continue
-        n = _qty(c.group("q"))
+        n = _qty(c.group("q") or c.group("qw"))
         if n is None:
             return None
-        k = _unit_key(c.group("u"))
+        k = _unit_key(c.group("u") or c.group("uw"))
         if k == "fortnights":
             k, n = "weeks", n * 2
         comps[k] = comps.get(k, 0) + n

@@ -2074,3 +2074,41 @@ def test_a_span_ending_two_days_later_is_read_to_its_own_day() -> None:
     verdict = judge("ski trip fri 5pm to sun 3pm", create(title="Ski trip", start="2026-03-06T17:00:00",
                                                           end="2026-03-08T15:00:00"), calendar=[])
     assert verdict.valid and not verdict.llm_needed, verdict.findings
+
+
+def test_an_all_day_end_is_not_held_to_a_clock_said_with_till() -> None:
+    """"dinner fri 7pm ... till 10. and block sat all day": "till 10" ends the dinner; it says no
+    last day of the all-day block (it was proven wrong against January's 10th-11th)."""
+    verdict = judge("dinner fri 7pm at grandma's till 10. and block sat all day for visiting relatives",
+                    create(title="Dinner at Grandma's", start="2026-03-06T19:00:00", end="2026-03-06T22:00:00"),
+                    create(title="Visiting relatives", start="2026-03-07", end="2026-03-08", all_day=True), calendar=[])
+    assert not verdict.errors, verdict.findings
+
+
+HEBREW = ev("ev_heb", "Hebrew school - Noa", "2026-01-07T16:30:00-08:00", "2026-01-07T17:30:00-08:00",
+            recurrence=["RRULE:FREQ=WEEKLY;BYDAY=WE"])
+
+
+def test_a_time_alone_in_a_deletes_clause_names_no_day_of_the_occurrence() -> None:
+    """"first seder is wed march 11 so skip hebrew school that day just this once, and put seder
+    at the goldbergs 7pm-10:30": the seder's clock (today's by default) is no day of the
+    occurrence deleted; it proved the right one (the 11th's) wrong."""
+    verdict = judge("first seder is wed march 11 so skip hebrew school that day just this once, "
+                    "and put seder at the goldbergs 7pm-10:30",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_heb_20260311T233000Z",
+                                                                 "scope": "occurrence"}},
+                    create(title="Seder at the Goldbergs", start="2026-03-11T19:00:00", end="2026-03-11T22:30:00"),
+                    calendar=[HEBREW, ev("ev_shop", "Seder shopping", "2026-03-09T10:00:00-07:00",
+                                         "2026-03-09T11:00:00-07:00")])
+    assert not [e for e in verdict.errors if e.type == "event_id"], verdict.findings
+
+
+def test_home_in_a_message_of_several_changes_is_not_held_to_each() -> None:
+    """"festa junina sat 3pm-6pm at the school, then pizza at home sat night 7-9": home is the
+    pizza's place; the festa at the school was proven wrong for not being at home."""
+    verdict = judge("school festa junina sat 3pm-6pm, then pizza at home sat night 7-9",
+                    create(title="Festa junina", start="2026-03-07T15:00:00", end="2026-03-07T18:00:00",
+                           location="Lincoln Elementary, 40 School Rd"),
+                    create(title="Pizza at home", start="2026-03-07T19:00:00", end="2026-03-07T21:00:00",
+                           location="1 Elm St"), calendar=[])
+    assert not [e for e in verdict.errors if e.type == "location"], verdict.findings

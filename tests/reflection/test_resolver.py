@@ -802,6 +802,13 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
     assert [[str(c.start) for c in e.candidates] for e in alone] == [["2026-03-07"]]
 
 
+@pytest.mark.parametrize("text, spans", [("dinner at ah ma's place at 7pm", ["7pm"]),
+                                         ("feed in 2h", ["in 2h"]), ("back in an hour", ["in an hour"])])
+def test_a_word_and_a_unit_letter_run_together_are_no_amount(text: str, spans: list[str]) -> None:
+    """"ah ma's" (grandma's) is not "a h", an hour; "2h" still is two hours."""
+    assert [e.span for e in exprs(text)] == spans
+
+
 @pytest.mark.parametrize("text, spans", [("netball's switched to the later slot from now on, 5 to 6", []),
                                          ("move it to 6", ["6"]),
                                          ("move my 5 to 6 meeting", []),
