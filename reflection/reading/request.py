@@ -165,6 +165,15 @@ REMARKED_AFTER_RE = re.compile(
     r"(?:mess|crazy|busy|nuts|insane|hectic|chaos|chaotic|rough|tough|wild|packed|full|nightmare|zoo|madness|"
     r"slammed|swamped|bananas)\b", re.I)
 """After a week or a day: a remark on it ("this week is a mess lol")."""
+FOREIGN_DATE_WORD_RE = re.compile(
+    r"(?<![\w])(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bados?|domingos?|ma[nñ]ana|hoy|pasado\s+ma[nñ]ana|"
+    r"semana|montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|sonnabend|morgen|heute|"
+    r"übermorgen|uebermorgen|n[aä]chste[nrs]?\s+woche|woche|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
+    r"demain|aujourd['\u2019]hui|semaine|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica|"
+    r"domani|oggi|segunda|ter[cç]a|quarta|quinta|sexta|amanh[aã])(?![\w])", re.I)
+"""Day words of other languages a family mixes in ("cena con los abuelos el sábado 8pm", "piano
+jeden montag 4pm"): the policy reads none of them (CONTRACT 5), so the parts they touch are
+neither proven nor verified; a time beside one is on its day, not the next such time."""
 _CLOCK_NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 SPOKEN_CLOCK_RE = re.compile(
     r"\b(?:half|quarter|(?:five|ten|twenty|twenty[-\s]five)\s+(?:minutes\s+)?(?:past|to|after|til|till|before)|"
@@ -865,6 +874,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     ruled_out += [(m.start(), m.end()) for m in EVERY_WEEK_RE.finditer(text)]  # a scope, not a day
     ruled_out += greetings(text)  # "good morning!"
     out += _cities_after_times(text, resolution)
+    out += [m.group(0) for m in FOREIGN_DATE_WORD_RE.finditer(text)]
     # read only when one phrase covers it whole: "half 7 tonight" read as "7 tonight", or the
     # "ten" of "ten to eight" read as 10:00, is a misreading, not a reading
     out += [m.group(0) for m in SPOKEN_CLOCK_RE.finditer(text)

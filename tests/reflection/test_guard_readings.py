@@ -2112,3 +2112,14 @@ def test_home_in_a_message_of_several_changes_is_not_held_to_each() -> None:
                     create(title="Pizza at home", start="2026-03-07T19:00:00", end="2026-03-07T21:00:00",
                            location="1 Elm St"), calendar=[])
     assert not [e for e in verdict.errors if e.type == "location"], verdict.findings
+
+
+@pytest.mark.parametrize("message, start", [("cena con los abuelos el sábado 8pm en su casa", "2026-03-07T20:00:00"),
+                                            ("piano bei frau meier am donnerstag 4pm", "2026-03-05T16:00:00"),
+                                            ("dîner chez mamie demain 7pm", "2026-03-03T19:00:00")])
+def test_a_day_said_in_another_language_leaves_the_clock_beside_it_open(message: str, start: str) -> None:
+    """The policy reads no "sábado", "donnerstag" or "demain": the clock beside it was taken as
+    the next such time (today) and the right day proven wrong."""
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge(message, create(title="Dinner", start=start, end=end), calendar=[])
+    assert not verdict.errors and verdict.llm_needed, verdict.findings
