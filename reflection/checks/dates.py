@@ -1162,6 +1162,19 @@ def _stops_before_until(ctx: CheckContext, write: WriteCall, written: Any, said:
     return True
 
 
+_WEEKDAY_WORD_RE = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|" + WEEKDAY_FULL_RE + r")s?\b",
+                              re.I)
+
+
+def _weekdays_beside(ctx: CheckContext, said: list[Expression]) -> bool:
+    """A weekly rule said with no day of its own ("every week") in a message that names weekdays
+    outside it: those may be the days it repeats on."""
+    spans = [(e.start_index, e.end_index) for e in said]
+    if not any("FREQ=WEEKLY" in (e.recurrence or "") and "BYDAY" not in (e.recurrence or "") for e in said):
+        return False
+    return any(not any(a <= m.start() < b for a, b in spans) for m in _WEEKDAY_WORD_RE.finditer(ctx.reading.text))
+
+
 def check_recurrence_rule(ctx: CheckContext) -> None:
     """A rule the person said ("every other Tuesday") against the rule written, by occurrences."""
     for write in ctx.writes:
@@ -1196,6 +1209,9 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
         if all(problems) and unread_date_words(ctx):
             # "every year ... on normal years we do the 28th": words the rule reading does not hold
             ctx.unsure(write, "the repeat rule said has words beside it that were not understood")
+        elif all(problems) and _weekdays_beside(ctx, said):
+            # "tue & thu 12-1pm starting next week, every week": the weekdays said are its days
+            ctx.unsure(write, "weekdays said beside a weekly repeat may be its days")
         elif all(problems):
             expr = said[0]
             ctx.error(write, "date", f"'{expr.span}' repeats {problems[0]}", f"use {expr.recurrence}",

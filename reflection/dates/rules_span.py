@@ -116,8 +116,16 @@ def _duration(m: re.Match[str], comps: dict[str, float]) -> Atom | None:
 def _from_now(m: re.Match[str], ctx: Ctx, comps: dict[str, float], sign: int) -> Atom:
     label = m.group(0).strip()
     if all(k in _SUBDAY for k in comps):
-        inst = (ctx.now.astimezone(UTC) + sign * _subday(comps)).astimezone(ctx.tz).replace(microsecond=0)
-        return Atom(m.start(), m.end(), Instant(((inst, f"{label}: {inst:%Y-%m-%d %H:%M}"),)), prio=1)
+        readings = [comps]
+        first = _components(re.split(r"\s*,\s*", m.group("q"))[0])
+        if "," in m.group("q") and first is not None and first != comps:
+            # "in 2 hours, 20 min": the 20 min may be the event's length, not more of the wait
+            readings.insert(0, first)
+        pairs = []
+        for reading in readings:
+            inst = (ctx.now.astimezone(UTC) + sign * _subday(reading)).astimezone(ctx.tz).replace(microsecond=0)
+            pairs.append((inst, f"{label}: {inst:%Y-%m-%d %H:%M}"))
+        return Atom(m.start(), m.end(), Instant(tuple(pairs)), prio=1)
     months, delta = _months_and_delta(comps)
     d = cal.shift_date(ctx.today, sign * months, sign * delta)
     return Atom(m.start(), m.end(), cal.single(d, f"{label} ({cal.dfmt(d)})"), prio=1)

@@ -2123,3 +2123,12 @@ def test_a_day_said_in_another_language_leaves_the_clock_beside_it_open(message:
     end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
     verdict = judge(message, create(title="Dinner", start=start, end=end), calendar=[])
     assert not verdict.errors and verdict.llm_needed, verdict.findings
+
+
+def test_weekdays_said_beside_every_week_may_be_its_days() -> None:
+    """"dog walker tue & thu 12-1pm starting next week, every week": a TU,TH rule was proven wrong
+    against "every week" alone (weekly on the first day's weekday)."""
+    verdict = judge("dog walker jess tue & thu 12-1pm starting next week, every week",
+                    create(title="Dog walker - Jess", start="2026-03-10T12:00:00", end="2026-03-10T13:00:00",
+                           recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU,TH"]), calendar=[])
+    assert not [e for e in verdict.errors if e.type == "date"], verdict.findings

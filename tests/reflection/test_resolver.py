@@ -802,6 +802,16 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
     assert [[str(c.start) for c in e.candidates] for e in alone] == [["2026-03-07"]]
 
 
+def test_an_amount_from_now_with_a_comma_may_end_before_the_comma() -> None:
+    """"put feed in 2 hours, 20 min": the 20 min may be how long the feed lasts."""
+    [expr] = [e for e in exprs("put feed in 2 hours, 20 min") if e.candidates]
+    now = WED.replace(tzinfo=zone(LA))
+    assert expr.ambiguous and [c.start - now for c in expr.candidates] == [timedelta(hours=2),
+                                                                          timedelta(hours=2, minutes=20)]
+    [whole] = [e for e in exprs("put feed in 2 hours and 20 min") if e.candidates]
+    assert [c.start - now for c in whole.candidates] == [timedelta(hours=2, minutes=20)]
+
+
 @pytest.mark.parametrize("text, spans", [("dinner at ah ma's place at 7pm", ["7pm"]),
                                          ("feed in 2h", ["in 2h"]), ("back in an hour", ["in an hour"])])
 def test_a_word_and_a_unit_letter_run_together_are_no_amount(text: str, spans: list[str]) -> None:
