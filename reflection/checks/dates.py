@@ -58,12 +58,19 @@ def _wall(raw: Any) -> datetime | None:
 
 def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, update: bool) -> Allowed:
     allowed = Allowed()
-    # a new event's clock with no day said, in a message that names an event of the calendar
-    # ("last day of term is early pickup at 1pm"): its day may be that event's, not today's
+    # a new event's clock with no day said anywhere, in a message that names an event of the
+    # calendar ("last day of term is early pickup at 1pm"): its day may be that event's, not
+    # today's (a day said elsewhere, "wednesday at 6pm ... then make it 5", is the day)
     anchor_times = update or any(_says_day(p) for p in phrases) or (
-        event is None and bool(ctx.reading.mentions) and all(phrase_kind(p) == "time" for p in phrases))
+        event is None and bool(ctx.reading.mentions) and all(phrase_kind(p) == "time" for p in phrases)
+        and not any(_says_day(p) for p in ctx.reading.phrases))
     for phrase in phrases:
         slots_for(phrase, event, ctx.tz, allowed, anchor_times)
+    if event is None and anchor_times and allowed.times and not allowed.days and allowed.instants:
+        # "yoga wednesday at 6pm ... then make it 5": the clock said alone is on the day the
+        # other phrase gives, not on any day
+        allowed.days += [DaySlot(as_date(ctx.local(slot.start)), slot.phrase, slot.reading)
+                         for slot in allowed.instants]
     if update and event is not None and allowed.times and not allowed.days and not allowed.instants:
         allowed.keeps_day = as_date(ctx.local(event.start))
     local_start = ctx.local(event.start) if update and event is not None else None
@@ -263,6 +270,10 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     if verdict.ok:
         if binding.certain and _on_a_day_ruled_out(ctx, write, start):
             return
+        if FALLBACK_RE.search(ctx.reading.text):
+            # "6pm, but not if it clashes with book club, then make it 5": which time applies
+            # turns on the clash; either may be right, neither is verified
+            ctx.unsure(write, "the message gives another time if the first does not fit")
         if not binding.certain:
             # judged against the message's phrases together: wrong would show, right is unproven
             verdict = _best_single(ctx, binding.phrases, current, update, start, wall) or verdict

@@ -44,7 +44,8 @@ P_T_DOT = rx(rf"(?:\b(?P<pre>at|around|about|by|@)\s+)?"
 _NOT_HOUR_AFTER = (rf"(?!\s*(?:[:.]\d|\d|%|/|-\d|{AP_RE}"
                    rf"|(?:st|nd|rd|th|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
                    rf"|people|persons|guests|of|percent|o'?\s?clock|{MONTH_RE})\b))")
-P_T_BARE = rx(r"(?:\b(?P<pre>at|around|about|by|from|until|till|before|after|between|to)\s+|@\s*)(?P<h>\d{1,2})(?![\d])"
+P_T_BARE = rx(r"(?:\b(?P<pre>at|around|about|by|from|until|till|before|after|between|to|make\s+it|make\s+that)\s+|@\s*)"
+              r"(?P<h>\d{1,2})(?![\d])"
               + _NOT_HOUR_AFTER)
 P_T_BARE_POD = rx(r"(?<![\d:.])(?P<h>\d{1,2})(?=,?\s+(?:tonight|tonite|this\s+(?:morning|afternoon|evening)|"
                   r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tomorrow\s+(?:morning|afternoon|evening|night)))")

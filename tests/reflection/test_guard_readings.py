@@ -2132,3 +2132,15 @@ def test_weekdays_said_beside_every_week_may_be_its_days() -> None:
                     create(title="Dog walker - Jess", start="2026-03-10T12:00:00", end="2026-03-10T13:00:00",
                            recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU,TH"]), calendar=[])
     assert not [e for e in verdict.errors if e.type == "date"], verdict.findings
+
+
+@pytest.mark.parametrize("start, errors, verified", [("2026-03-06T19:15:00", [], True),
+                                                     ("2026-03-07T19:15:00", ["date"], False)])
+def test_a_clock_said_alone_beside_a_day_and_time_is_on_that_day(start: str, errors: list[str],
+                                                                 verified: bool) -> None:
+    """"ren lands 6:40 pm friday. add a pickup for 7:15pm": the pickup is Friday's 7:15pm; it
+    was a clock on any day (never verified, never proven)."""
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge("ren lands 6:40 pm friday. add a pickup at the airport for 7:15pm",
+                    create(title="Pick up Ren at the airport", start=start, end=end), calendar=[])
+    assert [f.type for f in verdict.errors] == errors and verdict.llm_needed is not verified, verdict.findings

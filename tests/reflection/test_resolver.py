@@ -824,7 +824,10 @@ def test_a_word_and_a_unit_letter_run_together_are_no_amount(text: str, spans: l
                                          ("move my 5 to 6 meeting", []),
                                          # "the 3:30" names an event by its time: "to 4" is where it goes
                                          ("move the 3:30 to 4", ["3:30", "4"]),
-                                         ("can u push the 9 to 10 pls", ["10"])])
+                                         ("can u push the 9 to 10 pls", ["10"]),
+                                         # "make it 7": the new time ("make it 2 people" is not one)
+                                         ("the 6pm book club, make it 7", ["6pm", "7"]),
+                                         ("nah make it 5", ["5"]), ("make it 2 people", [])])
 def test_a_number_to_a_number_is_no_time_to_move_to(text: str, spans: list[str]) -> None:
     assert [e.span for e in exprs(text)] == spans
 
