@@ -600,7 +600,9 @@ def _stated_state(ctx: CheckContext, write: WriteCall, current: Event | None) ->
         return
     stated = [p for m in ctx.mentions_for(write.event_id) for p in m.current]
     for phrase in stated:
-        allowed = _allowed(ctx, [phrase], None, False)
+        # a clock said alone ("piano is thursdays at 4") is said of the event's own day
+        allowed = _allowed(ctx, [phrase], current if phrase_kind(phrase) == "time" else None,
+                           phrase_kind(phrase) == "time")
         if allowed.empty:
             continue
         if not judge(ctx.local(current.start), allowed, ctx.tz, None).ok:

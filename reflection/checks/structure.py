@@ -306,6 +306,11 @@ def _day_picks(ctx: CheckContext, write: WriteCall, key: str, mentions: list[Men
     if len(alike) != 1 or unread_date_words(ctx):
         return False  # one mention, or several that share their phrases and their events
     mention = speaking[0]
+    if len({c.covered for c in mention.ref.candidates}) > 1:
+        # "cant do fridays dinner with the müllers because the kids have the school trip monday":
+        # one run of words holding two names (the dinner's, the trip's), not one name two events
+        # share; the day said fits the trip, and says nothing of which event the dinner is
+        return False
     roles = ("target", "source", "current") if write.kind == "delete" else ("source", "current")
     phrases = [p for p in mention.phrases if p.role in roles and p.shift is None and p.day_relative is None]
     if not phrases:
@@ -375,7 +380,10 @@ def check_delete_vs_change(ctx: CheckContext) -> None:
             continue
         key = ctx.series_key(write.event_id)
         mentions = ctx.reading.mentions_of(key)
-        if any("delete" in m.verbs for m in mentions) or (not mentions and DELETE_RE.search(ctx.reading.text)):
+        if any("delete" in m.verbs for m in mentions) or (DELETE_RE.search(ctx.reading.text) and not any(
+                "delete" in m.verbs for m in ctx.reading.mentions)):
+            # "his shift at woolies is off that day so delete that one only": the delete asked,
+            # said of no other event, may be this one's (named before it, then "that one")
             continue
         if not mentions or not any("move" in m.verbs or "rename" in m.verbs for m in mentions):
             ctx.unsure(write, "no word of the message asks for a delete")

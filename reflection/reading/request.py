@@ -601,12 +601,13 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
 CURRENT_BEFORE_RE = re.compile(
     r"(?:\b(?:is|are|was|were|it'?s|its|that'?s|which\s+is)|['\u2019]s|\bs)\s+(?:still\s+|currently\s+|"
     r"normally\s+|usually\s+|already\s+|supposed\s+to\s+be\s+)?(?:on\s+|at\s+|for\s+|set\s+for\s+|"
-    r"scheduled\s+for\s+|booked\s+for\s+|planned\s+for\s+)?(?:the\s+)?$|"
+    r"scheduled\s+for\s+|booked\s+for\s+|planned\s+for\s+)?(?:the\s+)?"
+    r"(?:(?:every\s+|on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:at\s+)?)?$|"
     r"\b(?:got|was|were|been|has\s+been|have\s+been|had\s+been)\s+(?:moved|changed|pushed|switched|"
     r"rescheduled|bumped|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until|for)?\s*$|"
     r"\b(?:currently|right\s+now\s+it'?s|at\s+the\s+moment\s+it'?s)\s+(?:on\s+|at\s+)?$", re.I)
 """Words before a phrase that state how things are now: "the dentist is at 3", "piano's tuesday
-4:30", "it got moved to Friday"."""
+4:30", "it got moved to Friday", "the call with oma is sundays 3pm her time"."""
 QUESTION_TAG_AFTER_RE = re.compile(
     r"^\s*,?\s*(?:right|yeah|yes|correct|isn'?t\s+it|isnt\s+it|no|innit|ok|yea|yep|aren'?t\s+they|"
     r"wasn'?t\s+it|i\s+think|i\s+believe|iirc|now)?\s*\?+", re.I)
@@ -669,6 +670,21 @@ def _past_told(phrases: list[Phrase], today: date) -> list[Phrase]:
                             phrase.shift, phrase.day_relative)
         out.append(phrase)
     return out
+
+
+SWAP_IN_PLACE_RE = re.compile(r"\b(?:swap|swop|switch|flip)\b(?![^.?!]{0,40}\bto\b)", re.I)
+""""swap the two on saturday, the dentist at 9:30 and the haircut at 11": each time said is where
+an event is now; the change is the exchange, so no time said is a target (with "switch it to
+thursday", "to" gives one)."""
+
+
+def _swapped_times(text: str, phrases: list[Phrase]) -> list[Phrase]:
+    """In a swap, a clock said of an event is where it is now (`current`)."""
+    if not SWAP_IN_PLACE_RE.search(text):
+        return phrases
+    return [Phrase(p.start_index, p.end_index, p.text, "current", p.expression, p.shift, p.day_relative)
+            if p.role == "target" and p.expression is not None and p.expression.kind in ("time", "datetime")
+            and p.shift is None else p for p in phrases]
 
 
 def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
@@ -785,7 +801,8 @@ def _phrases(text: str, resolution: Resolution, shifts: list[Shift],
                                  text[max(0, x[0] - 10):x[0]], re.I) or x[4] is not None or x[5] is not None
                        for x in raw[i + 1:])
         out.append(Phrase(a, b, span, _role(text, a, b, later, moved_to), expr, shift, rel))
-    return _landing_ends(text, _spans_of_two(text, _past_told(_current_state(text, out), resolution.now.date())))
+    return _landing_ends(text, _spans_of_two(text, _past_told(
+        _swapped_times(text, _current_state(text, out)), resolution.now.date())))
 
 
 LANDS_BEFORE_RE = re.compile(r"\b(?:lands?|landing|arrives?|arriving|gets\s+in)\s+(?:at\s+)?$", re.I)

@@ -2144,3 +2144,55 @@ def test_a_clock_said_alone_beside_a_day_and_time_is_on_that_day(start: str, err
     verdict = judge("ren lands 6:40 pm friday. add a pickup at the airport for 7:15pm",
                     create(title="Pick up Ren at the airport", start=start, end=end), calendar=[])
     assert [f.type for f in verdict.errors] == errors and verdict.llm_needed is not verified, verdict.findings
+
+
+WOOLIES = ev("ev_wool", "Jack - Woolies shift", "2026-01-08T15:00:00-08:00", "2026-01-08T19:00:00-08:00",
+             recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TH"])
+
+
+def test_a_delete_asked_of_that_one_after_the_event_is_named_is_asked() -> None:
+    """"his shift at woolies is off that day so delete that one only": the delete is asked, of the
+    shift named before it; it was proven wrong as a change asked and a delete made."""
+    verdict = judge("jack has his L test thursday at 10:30, and his shift at woolies is off that day so delete that "
+                    "one only", create(title="Jack - L test", start="2026-03-05T10:30:00", end="2026-03-05T11:30:00"),
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_wool_20260305T230000Z",
+                                                                 "scope": "occurrence"}}, calendar=[WOOLIES])
+    assert not [e for e in verdict.errors if e.type == "other"], verdict.findings
+
+
+OMA = {"id": "ev_oma", "title": "Video call with Oma (Berlin)", "start": "2026-01-04T15:00:00+01:00",
+       "end": "2026-01-04T15:45:00+01:00", "all_day": False, "timezone": "Europe/Berlin", "location": None,
+       "description": None, "attendees": [], "recurrence": ["RRULE:FREQ=WEEKLY;BYDAY=SU"]}
+
+
+def test_an_event_said_to_be_on_weekdays_at_a_time_is_its_state_not_its_target() -> None:
+    """"the call with oma in berlin is sundays 3pm her time. update it so its 4pm her time from
+    now on": 3pm is where it is now; the 4pm written was proven wrong against it."""
+    verdict = judge("weekly call with oma in berlin is sundays 3pm her time. update it so its 4pm her time from now "
+                    "on, shes getting up later",
+                    update("ev_oma_20260308T140000Z", scope="following", start="2026-03-08T16:00:00+01:00",
+                           end="2026-03-08T16:45:00+01:00"), calendar=[OMA])
+    assert not [e for e in verdict.errors if e.type == "time"], verdict.findings
+
+
+DENT_SAT = ev("ev_dsat", "Noah - dentist", "2026-03-07T09:30:00-08:00", "2026-03-07T10:15:00-08:00")
+HAIR_SAT = ev("ev_hsat", "Noah - haircut", "2026-03-07T11:00:00-08:00", "2026-03-07T11:45:00-08:00")
+
+
+def test_times_said_of_two_events_in_a_swap_are_where_they_are_now() -> None:
+    verdict = judge("ugh can we swap the two on saturday, noahs dentist at 9:30 and his haircut at 11, switch them",
+                    update("ev_dsat", start="2026-03-07T11:00:00", end="2026-03-07T11:45:00"),
+                    update("ev_hsat", start="2026-03-07T09:30:00", end="2026-03-07T10:15:00"),
+                    calendar=[DENT_SAT, HAIR_SAT])
+    assert not verdict.errors, verdict.findings
+
+
+def test_a_run_of_words_holding_two_names_does_not_pick_by_the_others_day() -> None:
+    """"cant do fridays dinner with the mullers because the kids have the school trip monday":
+    monday picks the trip, not which dinner; deleting Friday's dinner was proven wrong."""
+    dinner = ev("ev_din", "Dinner with the Mullers", "2026-03-06T19:00:00-08:00", "2026-03-06T21:00:00-08:00")
+    trip = ev("ev_trip", "School trip - Jonas & Mia", "2026-03-09T08:00:00-07:00", "2026-03-09T15:00:00-07:00")
+    verdict = judge("cant do fridays dinner with the mullers because the kids have the school trip monday and we "
+                    "need to pack sunday. cancel friday only",
+                    {"name": "delete_calendar_event", "input": {"event_id": "ev_din"}}, calendar=[dinner, trip])
+    assert not [e for e in verdict.errors if e.type == "event_id"], verdict.findings
