@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Literal
 
@@ -1025,9 +1025,17 @@ def single_days(phrases: list[Phrase]) -> set[date]:
     out: set[date] = set()
     for phrase in phrases:
         expr = phrase.expression
-        if expr is not None and len(expr.candidates) == 1 and expr.candidates[0].end is None:
+        if expr is None or not expr.candidates:
+            continue
+        if len(expr.candidates) == 1 and expr.candidates[0].end is None:
             start = expr.candidates[0].start
             out.add(start.date() if isinstance(start, datetime) else start)
+            continue
+        # "sunday 4-8": two readings of the clock, one day
+        timed = [(c.start, c.end) for c in expr.candidates if isinstance(c.start, datetime)]
+        if len(timed) == len(expr.candidates) and len({start.date() for start, _ in timed}) == 1 and all(
+                end is None or (isinstance(end, datetime) and end - start < timedelta(days=1)) for start, end in timed):
+            out.add(timed[0][0].date())
     return out
 
 

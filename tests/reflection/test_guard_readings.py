@@ -2196,3 +2196,13 @@ def test_a_run_of_words_holding_two_names_does_not_pick_by_the_others_day() -> N
                     "need to pack sunday. cancel friday only",
                     {"name": "delete_calendar_event", "input": {"event_id": "ev_din"}}, calendar=[dinner, trip])
     assert not [e for e in verdict.errors if e.type == "event_id"], verdict.findings
+
+
+def test_a_day_said_with_a_clock_range_counts_among_the_days_to_add() -> None:
+    """"netball tmrw 9 and a shift at countdown sunday 4-8, add both" with only the shift added:
+    "sunday 4-8" reads as two clocks on one day, so the two days said were not counted and the
+    one create was verified in full (a silent miss)."""
+    verdict = judge("tama's got netball tmrw 9 and a shift at countdown sunday 4-8, add both",
+                    create(title="Tama - Countdown shift", start="2026-03-08T16:00:00", end="2026-03-08T20:00:00"),
+                    calendar=[])
+    assert verdict.valid and verdict.llm_needed, verdict.findings
