@@ -127,12 +127,13 @@ def _clause(text: str, start: int, end: int) -> tuple[str, str]:
 
 _ALONE_AFTER_RE = re.compile(r"\s*(?:(?:pls|please|plz|tops|max|maximum|min|minimum|or\s+so|ish|each|long|total|"
                              r"(?:is|should\s+be|will\s+be|'?s)\s+(?:enough|plenty|fine|ok|okay)|should\s+do|will\s+do|"
-                             r"lol|thx|thanks|ty)\b\s*)*[)!.]*\s*$", re.I)
+                             r"lol|thx|thanks|ty|in|aside|down|for\s+it|for\s+that)\b\s*)*[)!.]*\s*$", re.I)
 _AFTER_A_TIME_RE = re.compile(r"(?:\d\s*(?:am|pm|a\.m\.|p\.m\.)|\d:\d\d|\bnoon)\s*[-\u2013(]?\s*$", re.I)
 _STATED_LENGTH_BEFORE_RE = re.compile(
     r"\b(?:it['\u2019]?s|it\s+is|it['\u2019]?ll\s+be|it\s+will\s+be|(?:it|they|that|this)\s+(?:takes?|lasts?|runs?)|"
     r"(?:should|will|would|might)\s+take|takes?|(?:he|she|they|we|it|i)\s+needs?|needs?|allow|give\s+it|"
-    r"plan\s+(?:for|on)|budget)\s*(?:about|around|roughly|like|maybe|just|only)?\s*$", re.I)
+    r"plan\s+(?:for|on)|budget|put|pencil|set\s+aside)\s*(?:about|around|roughly|like|maybe|just|only)?\s*$",
+    re.I)
 
 
 def _said_alone(text: str, part: str, after: str) -> bool:

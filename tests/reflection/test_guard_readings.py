@@ -1927,7 +1927,8 @@ def test_an_event_pointed_at_by_its_neighbour_is_not_unnamed(message: str) -> No
                                      "vet wednesday 11am - 30 mins pls",
                                      "vet wednesday 11am, its 30 min",
                                      "vet wednesday 11am, he needs 30 minutes",
-                                     "vet wednesday 11am, 30 min is enough"])
+                                     "vet wednesday 11am, 30 min is enough",
+                                     "vet wednesday 11am, put 30 min in"])
 def test_a_length_said_on_its_own_is_the_events_length(message: str) -> None:
     """An amount said alone, or after "it's"/"needs", is how long the event lasts: an hour
     written for "30 min" is proven (it was verified in full before, a silent miss)."""
