@@ -66,6 +66,7 @@ class Allowed:
     times: list[TimeSlot] = field(default_factory=list)
     keeps_day: date | None = None     # a time-only change of an existing event keeps its date
     keeps_time: time | None = None    # a day-only change of an existing event keeps its time
+    same_time: time | None = None     # "friday morning, same time": the event's own clock, said to stay
     ambiguous_phrases: list[Phrase] = field(default_factory=list)
 
     @property
@@ -169,7 +170,7 @@ def on_clock(allowed: Allowed, person: ZoneInfo, own: ZoneInfo) -> Allowed:
         days=list(allowed.days),
         times=[TimeSlot(s.lo, s.hi, own if s.zone == person else s.zone, s.phrase, s.reading)
                for s in allowed.times],
-        keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time,
+        keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time, same_time=allowed.same_time,
         ambiguous_phrases=list(allowed.ambiguous_phrases))
 
 
@@ -223,6 +224,8 @@ def _only_a_window(allowed: Allowed, phrase: Phrase, window: bool, value: dateti
               if s.end is None and s.phrase.start_index != phrase.start_index]
     points += [s.lo.replace(second=0, microsecond=0) for s in allowed.times
                if s.hi is None and s.phrase.start_index != phrase.start_index]
+    if allowed.same_time is not None:
+        points.append(allowed.same_time)
     return bool(points) and clock not in points
 
 

@@ -76,6 +76,10 @@ def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, upda
     local_start = ctx.local(event.start) if update and event is not None else None
     if isinstance(local_start, datetime) and allowed.days and not allowed.times:
         allowed.keeps_time = local_start.time().replace(second=0, microsecond=0)
+    if update and event is not None and ctx.reading.same_time and isinstance(event.start, datetime):
+        # "move it to friday morning same time": a start in the window off the event's own clock
+        # is not pinned down (`_only_a_window`)
+        allowed.same_time = event.start.astimezone(ctx.tz).time().replace(second=0, microsecond=0)
     if update and event is not None and ctx.reading.same_time and isinstance(event.start, datetime) \
             and not allowed.times and not allowed.instants:
         local = event.start.astimezone(ctx.tz)
@@ -515,7 +519,8 @@ def _each_day_until(ctx: CheckContext, binding: Binding, allowed: Allowed) -> Al
             or not _EACH_DAY_RE.search(ctx.reading.text):
         return allowed
     today = ctx.today
-    out = Allowed(keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time, times=list(allowed.times),
+    out = Allowed(keeps_day=allowed.keeps_day, keeps_time=allowed.keeps_time, same_time=allowed.same_time,
+                  times=list(allowed.times),
                   ambiguous_phrases=list(allowed.ambiguous_phrases))
     for slot in allowed.instants:
         local = slot.start.astimezone(ctx.tz)

@@ -2207,3 +2207,14 @@ def test_a_day_said_with_a_clock_range_counts_among_the_days_to_add() -> None:
                     create(title="Tama - Countdown shift", start="2026-03-08T16:00:00", end="2026-03-08T20:00:00"),
                     calendar=[])
     assert verdict.valid and verdict.llm_needed, verdict.findings
+
+
+@pytest.mark.parametrize("start, verified", [("2026-03-06T15:00:00", True), ("2026-03-06T16:00:00", False)])
+def test_same_time_beside_a_window_holds_the_events_own_clock(start: str, verified: bool) -> None:
+    """"move the vet to friday afternoon same time" (the vet is at 15:00 now): a start inside the
+    afternoon off the vet's clock was verified in full; this round's mutants found it."""
+    vet = ev("ev_vet", "Vet - Mochi", "2026-03-04T15:00:00-08:00", "2026-03-04T15:30:00-08:00")
+    end = (datetime.fromisoformat(start) + timedelta(minutes=30)).isoformat()
+    verdict = judge("move the vet to friday afternoon same time", update("ev_vet", start=start, end=end),
+                    calendar=[vet])
+    assert verdict.valid and verdict.llm_needed is not verified, verdict.findings
