@@ -60,8 +60,10 @@ P_ORD_WD = rx(rf"\b(?:the\s+)?(?P<n>first|second|third|fourth|fifth|last|final|1
               rf"|(?:the\s+)?(?P<which>this|next|the)\s+month\b)")
 P_RELDAY = rx(r"\b(?P<w>(?:the\s+)?day\s+after\s+(?:tomorrow|tomorow|tmrw|tmr)|(?:the\s+)?day\s+before\s+yesterday|"
               r"today|tod?ay'?s|(?:tomorrow|tomorow|tmrw|tmr)(?:['\u2019]?s)?|yesterday)\b")
-P_END = rx(r"\b(?:at\s+)?(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?P<w>day|today|tomorrow|tonight|"
+P_END = rx(r"\b(?:at\s+)?(?:the\s+)?(?:(?:end|last\s+day(?=\s+of\s+(?:the\s+|this\s+|next\s+)?month))\s+of\s+"
+           r"(?:the\s+)?(?P<w>day|today|tomorrow|tonight|"
            r"(?:this\s+|next\s+|the\s+)?month|(?:this\s+|next\s+)?year)|(?P<eod>eod))\b")
+"""'end of the month' (CONTRACT 4: its last day), and 'the last day of the month', the same day."""
 P_WEEKS = rx(r"\b(?P<which>this|next|last|the\s+following|the\s+coming|coming|the\s+previous|previous"
              r"|the|over\s+the|on\s+the)"
              r"\s+(?P<unit>weekend|week|month)\b")

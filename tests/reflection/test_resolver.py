@@ -802,6 +802,15 @@ def test_a_date_beside_one_that_only_reads_day_first_may_be_day_first_too() -> N
     assert [[str(c.start) for c in e.candidates] for e in alone] == [["2026-03-07"]]
 
 
+@pytest.mark.parametrize("text, day", [("book the hard rubbish pickup for the last day of the month", "2025-10-31"),
+                                       ("the last day of next month", "2025-11-30"),
+                                       ("end of the month", "2025-10-31")])
+def test_the_last_day_of_the_month_is_the_end_of_the_month(text: str, day: str) -> None:
+    """CONTRACT 4: "end of the month" is its last day; "the last day of the month" says so."""
+    [expr] = exprs(text)
+    assert [str(c.start) for c in expr.candidates] == [day]
+
+
 def test_an_amount_from_now_with_a_comma_may_end_before_the_comma() -> None:
     """"put feed in 2 hours, 20 min": the 20 min may be how long the feed lasts."""
     [expr] = [e for e in exprs("put feed in 2 hours, 20 min") if e.candidates]
