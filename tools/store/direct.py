@@ -29,6 +29,19 @@ from sqlalchemy.sql.dml import UpdateBase
 _SQLITE = sqlite.dialect()
 
 
+def _dbapi_cursor(conn: Connection, sql: str, args: Any, many: bool) -> Any:
+    """A cursor of `conn`'s own DB-API connection (inside its transaction), the statement
+    first shown to the statement listeners as SQLAlchemy would show it; the caller closes it."""
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for listener in conn.dispatch.before_cursor_execute:
+            listener(conn, cursor, sql, args, None, many)
+    except BaseException:
+        cursor.close()
+        raise
+    return cursor
+
+
 class DirectSelect:
     """One SELECT, compiled for SQLite when built, run by `rows` / `scalars` on a connection."""
 
@@ -56,10 +69,8 @@ class DirectSelect:
     def _fetch(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         given = {**self.fixed, **params}
         args = tuple(given[name] for name in self.names)
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        cursor = _dbapi_cursor(conn, self.sql, args, False)
         try:
-            for listener in conn.dispatch.before_cursor_execute:
-                listener(conn, cursor, self.sql, args, None, False)
             cursor.execute(self.sql, args)
             return list(cursor.fetchall())
         finally:
@@ -112,12 +123,6 @@ class DirectMany:
         self._compiled[keys] = found
         return found
 
-    def _cursor(self, conn: Connection, sql: str, args: Any, many: bool) -> Any:
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        for listener in conn.dispatch.before_cursor_execute:
-            listener(conn, cursor, sql, args, None, many)
-        return cursor
-
     @staticmethod
     def _args(names: tuple[str, ...], processors: tuple[Any, ...],
               row: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -144,7 +149,7 @@ class DirectMany:
             return -1 if count is None else int(count)
         sql, names, processors = plan
         args = [self._args(names, processors, row) for row in rows]
-        cursor = self._cursor(conn, sql, args, True)
+        cursor = _dbapi_cursor(conn, sql, args, True)
         try:
             cursor.executemany(sql, args)
             return int(cursor.rowcount)
@@ -158,7 +163,7 @@ class DirectMany:
             return conn.execute(self.statement, row).scalar_one()
         sql, names, processors = plan
         args = self._args(names, processors, row)
-        cursor = self._cursor(conn, sql, args, False)
+        cursor = _dbapi_cursor(conn, sql, args, False)
         try:
             cursor.execute(sql, args)
             found = cursor.fetchall()
