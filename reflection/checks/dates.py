@@ -30,7 +30,7 @@ from reflection.checks.created import renamed_as_given
 from reflection.checks.placement import judge_placement
 from reflection.checks.rules import SAMPLE as SAMPLE_DAYS
 from reflection.checks.rules import compare_rules, days_seen_in, next_days
-from reflection.dates.lexicon import MONTHS, WEEKDAY_FULL_RE
+from reflection.dates.lexicon import MONTHS, WEEKDAY_FULL_RE, WEEKDAY_RE
 from reflection.dates.result import Expression
 from reflection.findings import Fact
 from reflection.reading.request import (
@@ -77,14 +77,12 @@ def _allowed(ctx: CheckContext, phrases: list[Phrase], event: Event | None, upda
     if isinstance(local_start, datetime) and allowed.days and not allowed.times:
         allowed.keeps_time = local_start.time().replace(second=0, microsecond=0)
     if update and event is not None and ctx.reading.same_time and isinstance(event.start, datetime):
+        local = event.start.astimezone(ctx.tz)
         # "move it to friday morning same time": a start in the window off the event's own clock
         # is not pinned down (`_only_a_window`)
-        allowed.same_time = event.start.astimezone(ctx.tz).time().replace(second=0, microsecond=0)
-    if update and event is not None and ctx.reading.same_time and isinstance(event.start, datetime) \
-            and not allowed.times and not allowed.instants:
-        local = event.start.astimezone(ctx.tz)
+        allowed.same_time = local.time().replace(second=0, microsecond=0)
         same = next((p for p in phrases), None)
-        if same is not None:
+        if same is not None and not allowed.times and not allowed.instants:
             allowed.times.append(TimeSlot(local.time(), None, ctx.tz, same, "the event's own time"))
     return allowed
 
@@ -1180,8 +1178,7 @@ def _stops_before_until(ctx: CheckContext, write: WriteCall, written: Any, said:
     return True
 
 
-_WEEKDAY_WORD_RE = re.compile(r"\b(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun|" + WEEKDAY_FULL_RE + r")s?\b",
-                              re.I)
+_WEEKDAY_WORD_RE = re.compile(rf"\b{WEEKDAY_RE}|\b{WEEKDAY_FULL_RE}s\b", re.I)
 
 
 def _weekdays_beside(ctx: CheckContext, said: list[Expression]) -> bool:

@@ -18,6 +18,7 @@ from typing import Literal
 
 from reflection.dates.lexicon import (
     DAY_RE,
+    HOURW,
     MONTH_RE,
     NAMED_NIGHT_BEFORE_RE,
     ORDW,
@@ -174,11 +175,11 @@ FOREIGN_DATE_WORD_RE = re.compile(
 """Day words of other languages a family mixes in ("cena con los abuelos el sábado 8pm", "piano
 jeden montag 4pm"): the policy reads none of them (CONTRACT 5), so the parts they touch are
 neither proven nor verified; a time beside one is on its day, not the next such time."""
-_CLOCK_NUMBER = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_CLOCK_NUMBER = rf"(?:\d{{1,2}}|{HOURW})"
 SPOKEN_CLOCK_RE = re.compile(
     r"\b(?:half|quarter|(?:five|ten|twenty|twenty[-\s]five)\s+(?:minutes\s+)?(?:past|to|after|til|till|before)|"
     r"\d{1,2}\s+(?:minutes\s+)?past)(?:\s+past|\s+to|\s+after)?\s+" + _CLOCK_NUMBER + r"\b|"
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[-\s]"
+    r"\b" + HOURW + r"[-\s]"
     r"(?:fifteen|thirty|forty[-\s]five|forty|fifty|twenty|ten|o[-\s](?:five|\w+))\b", re.I)
 """A clock time said in words ("ten to nine", "half 5", "quarter past four", "four thirty"; not
 "the 12th to 10:45", a day and a time, or "3:30 to 4", a range):
