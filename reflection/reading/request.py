@@ -407,7 +407,7 @@ FOLLOWING_RE = re.compile(
     r"\b(?:all\s+)?(?:the|my|our|his|her|their)\s+remaining\b|\b(?:all\s+)?(?:the\s+)?ones?\s+(?:left|remaining)\b|"
     r"\bwhat['\u2019]?s\s+left\s+of\b|"
     r"\bevery\s+(?:[\w'\u2019]+\s+){0,4}?from\s+(?:(?:next|this)\s+(?:week|month|" + WEEKDAY_STEM_RE + r")|tomorrow|"
-    r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|"
+    r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|" + WEEKDAY_STEM_RE + r"\b|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)", re.I)
 """CONTRACT 4: "from now on", "from next week on", "starting <date>", "every … from <date>"
 ("every tuesday from next week", not "every day from 9 to 5"), "on the 20th and every one
@@ -603,7 +603,7 @@ CURRENT_BEFORE_RE = re.compile(
     r"(?:\b(?:is|are|was|were|it'?s|its|that'?s|which\s+is)|['\u2019]s|\bs)\s+(?:still\s+|currently\s+|"
     r"normally\s+|usually\s+|already\s+|supposed\s+to\s+be\s+)?(?:on\s+|at\s+|for\s+|set\s+for\s+|"
     r"scheduled\s+for\s+|booked\s+for\s+|planned\s+for\s+)?(?:the\s+)?"
-    r"(?:(?:every\s+|on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+(?:at\s+)?)?$|"
+    r"(?:(?:every\s+|on\s+)?" + WEEKDAY_FULL_RE + r"s?\s+(?:at\s+)?)?$|"
     r"\b(?:got|was|were|been|has\s+been|have\s+been|had\s+been)\s+(?:moved|changed|pushed|switched|"
     r"rescheduled|bumped|shifted)\s+(?:back\s+|up\s+|forward\s+)?(?:to|till|until|for)?\s*$|"
     r"\b(?:currently|right\s+now\s+it'?s|at\s+the\s+moment\s+it'?s)\s+(?:on\s+|at\s+)?$", re.I)
@@ -667,8 +667,7 @@ def _past_told(phrases: list[Phrase], today: date) -> list[Phrase]:
         later = any(p.role in ("target", "current") and p.start_index > phrase.end_index
                     and phrase_kind(p) in ("date", "datetime") and not _all_past(p, today) for p in phrases[i + 1:])
         if phrase.role == "target" and past and later and phrase.shift is None and phrase.day_relative is None:
-            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
-                            phrase.shift, phrase.day_relative)
+            phrase = replace(phrase, role="current")
         out.append(phrase)
     return out
 
@@ -683,7 +682,7 @@ def _swapped_times(text: str, phrases: list[Phrase]) -> list[Phrase]:
     """In a swap, a clock said of an event is where it is now (`current`)."""
     if not SWAP_IN_PLACE_RE.search(text):
         return phrases
-    return [Phrase(p.start_index, p.end_index, p.text, "current", p.expression, p.shift, p.day_relative)
+    return [replace(p, role="current")
             if p.role == "target" and p.expression is not None and p.expression.kind in ("time", "datetime")
             and p.shift is None else p for p in phrases]
 
@@ -703,16 +702,14 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
         stated = bool(CURRENT_BEFORE_RE.search(before)) or bool(QUESTION_TAG_AFTER_RE.match(text[phrase.end_index:]))
         is_now = phrase.text.strip().casefold() in ("now", "right now")
         if phrase.role == "target" and BUSY_AFTER_RE.match(text[phrase.end_index:]):
-            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
-                            phrase.shift, phrase.day_relative)  # "this week is a mess": not where it goes
+            phrase = replace(phrase, role="current")  # "this week is a mess": not where it goes
         # "half term is 26 oct to 30 oct, pop it in": the day stated starts a span said whole (in a
         # move, "the dinner that's on tuesday to wednesday" is where it is and where it goes)
         spans_on = i + 1 < len(phrases) and not MOVE_RE.search(text) and bool(
             SPAN_JOIN_RE.fullmatch(text[phrase.end_index:phrases[i + 1].start_index]))
         if phrase.role == "target" and later_change and stated and phrase.shift is None \
                 and phrase.day_relative is None and not is_now and not spans_on:
-            phrase = Phrase(phrase.start_index, phrase.end_index, phrase.text, "current", phrase.expression,
-                            phrase.shift, phrase.day_relative)
+            phrase = replace(phrase, role="current")
         out.append(phrase)
     return out
 
