@@ -28,8 +28,12 @@ GAP_ANCHOR = rx(r"^\s+(?P<w>from|after|before|since)\s+$")
 WD_PL = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
          r"|mon|tues|tue|weds|wed|thurs|thur|thu|fri|sat|sun)s?\b\.?")
 _PLURALS = r"(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)"
+_WD_SEP = r"(?:\s*(?:,|and|&|/|\+|-|\u2013|to|thru|through)\s*|\s+)"
+"""Between the weekdays of one repeat: a list ("mon, wed and fri", "mon wed fri", "mon/wed/fri")
+or a run of days ("mon-fri", "monday to friday": `weekday_list`)."""
+_WD_RUN_RE = re.compile(r"^\s*(?:-|\u2013|to|thru|through)\s*$", re.I)
 P_RECUR = rx(rf"\b(?:(?:every|each)\s+(?:(?P<other>other|second|2nd|third|3rd|(?P<n>\d+|{NUMW}))\s+)?"
-             rf"(?P<unit>(?P<wds>{WD_PL}(?:\s*(?:,|and|&)\s*{WD_PL})*)|weekdays?|weekends?|days?|weeks?|months?|years?|mornings?|evenings?|nights?)"
+             rf"(?P<unit>(?P<wds>{WD_PL}(?:{_WD_SEP}{WD_PL})*)|weekdays?|weekends?|days?|weeks?|months?|years?|mornings?|evenings?|nights?)"
              rf"|(?P<adv>daily|weekly|monthly|yearly|annually|biweekly|bi-weekly|fortnightly)"
              rf"|on\s+(?P<plural>{_PLURALS}(?:\s*(?:,|and|&)\s*{_PLURALS})*))"
              rf"(?:\s+on\s+(?:the\s+)?(?P<ondom>(?:[0-3]?\d)(?:st|nd|rd|th)\b|{ORDW})|\s+on\s+(?P<onwd>{WD_PL}(?:\s*(?:,|and|&)\s*{WD_PL})*))?")
@@ -161,15 +165,21 @@ _UNIT_FREQ = (("weekday", "WEEKLY", (0, 1, 2, 3, 4)), ("weekend", "WEEKLY", (5, 
 
 
 def weekday_list(s: str) -> tuple[int, ...]:
-    """'Mondays and Thursdays' -> (0, 3)."""
+    """'Mondays and Thursdays' -> (0, 3); a run of days, 'mon-fri' or 'monday to friday', holds
+    every day from the first to the last (0-4; 'fri-mon' runs over the weekend)."""
     out: set[int] = set()
-    for tok in re.findall(WD_PL, s, I):
-        low = tok.lower().rstrip(".")
+    previous: tuple[int, int] | None = None  # the last weekday read, and where its word ends
+    for match in re.finditer(WD_PL, s, I):
+        low = match.group().lower().rstrip(".")
         w = WEEKDAYS.get(low)
         if w is None and low.endswith("s"):
             w = WEEKDAYS.get(low[:-1])
-        if w is not None:
-            out.add(w)
+        if w is None:
+            continue
+        if previous is not None and _WD_RUN_RE.match(s[previous[1]:match.start()]):
+            out.update((previous[0] + k) % 7 for k in range((w - previous[0]) % 7 + 1))
+        out.add(w)
+        previous = (w, match.end())
     return tuple(sorted(out))
 
 
@@ -222,6 +232,16 @@ def _recurrence(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return Atom(m.start(), m.end(), rule, prio=1)
 
 
+P_LAST_DAY_MONTHLY = rx(r"\b(?:on\s+)?(?:the\s+)?last\s+day\s+of\s+(?:each|every)\s+month\b"
+                        r"|\b(?:(?:every|each)\s+month|monthly)\s+on\s+(?:the\s+)?last\s+day\b")
+"""'the last day of every month', 'monthly on the last day': the month's last day, whatever its
+length (BYMONTHDAY=-1), never the day of the month the series starts on."""
+
+
+def _last_day_monthly(m: re.Match[str], ctx: Ctx) -> Atom | None:
+    return Atom(m.start(), m.end(), Recurrence("MONTHLY", 1, (), -1), prio=0)
+
+
 def _nth_weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'the first Monday of each month', 'monthly on the last Friday'."""
     days = weekday_list(m.group("wd") or m.group("wd2"))
@@ -236,5 +256,6 @@ SPAN_RULES: tuple[Rule, ...] = (
     Rule("at-the-moment", P_NOW2, _now),
     Rule("offset", P_OFFSET, _offset),
     Rule("nth weekday of the month", P_NTH_WEEKDAY, _nth_weekday),
+    Rule("last day of each month", P_LAST_DAY_MONTHLY, _last_day_monthly),
     Rule("recurrence", P_RECUR, _recurrence),
 )

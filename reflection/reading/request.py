@@ -197,6 +197,11 @@ RULED_OUT_DAY_RE = re.compile(r"\b" + WEEKDAY_STEM_RE + r"(?:"
 """'sat doesnt work anymore': a day ruled out, which says nowhere the event goes."""
 BETWEEN_RE = re.compile(r"\bbetween\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a|p)?\s*(?:and|&)\s*\d{1,2}", re.I)
 """'between 9 and 5': a window the start may fall anywhere in; the grammar reads no such window."""
+RANGE_OR_MOVE_RE = re.compile(r"(?<![\d:.])\d{1,2}(?::[0-5]\d)?\s*(?:to|till|til)\s*\d{1,2}(?::[0-5]\d)?\s*"
+                              r"(?:am|pm|a\.m\.|p\.m\.)", re.I)
+"""'5 to 6 pm' in a message that moves an event: a range ("same time 5 to 6 pm") or a move from
+one time to the other ("shift it 5 to 6pm"); the grammar reads neither there, so where no phrase
+covers its first time, the words are not understood."""
 SPAN_FROM_DAY_RE = re.compile(
     r"\b(?:a|one|two|three|\d+)\s+(?:weeks?|fortnights?|days?)\s+(?:from|after)\s+(?:this\s+|next\s+)?"
     + WEEKDAY_STEM_RE + r"\b|\bfortnight\b", re.I)
@@ -863,6 +868,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
             continue
         out.append(match.group(0))  # "LA time", "her time": a zone the resolver did not read
     out += [m.group(0) for m in BETWEEN_RE.finditer(text)]
+    out += [m.group(0) for m in RANGE_OR_MOVE_RE.finditer(text) if not any(a <= m.start() < b for a, b in spans)]
     out += [m.group(0) for m in BOUND_RE.finditer(text)
             if not END_BEFORE_RE.search(text[max(0, m.start() - 25):m.start() + 3])]
     out += [m.group(0) for m in UNITLESS_SHIFT_RE.finditer(text)]

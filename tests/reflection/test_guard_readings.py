@@ -113,6 +113,16 @@ def test_a_range_after_a_day_is_a_time_range_with_its_end() -> None:
     assert wrong.errors[0].proof is not None and wrong.errors[0].proof["readings"] == ["11:00-13:00"]
 
 
+@pytest.mark.parametrize("start, end", [("2026-03-05T17:00:00", "2026-03-05T18:00:00"),
+                                        ("2026-03-05T18:00:00", "2026-03-05T19:00:00")], ids=["range", "move"])
+def test_a_clock_to_a_clock_in_a_move_is_a_range_or_a_move_and_proves_neither(start: str, end: str) -> None:
+    """"shift track to thursday, same time 5 to 6 pm": a range 17:00-18:00, and in other words
+    ("shift it 5 to 6pm") a move from 5 to 6pm; the grammar reads neither in a move."""
+    verdict = judge("can you shift track practice to thursday this week, same time 5 to 6 pm",
+                    update("ev_track", start=start, end=end))
+    assert verdict.valid and verdict.llm_needed
+
+
 # -------------------------------------------------------------------- unread words
 @pytest.mark.parametrize("message", ["move the team lunch to wensday at noon", "move team lunch 2moro at noon",
                                      "move the team lunch to a week from tuesday at noon"])

@@ -117,3 +117,22 @@ def test_a_day_of_the_month_said_beside_another_month_leaves_a_yearly_rule_for_j
                 "recurrence": [rule]}}]}
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert not verdict.errors and verdict.llm_needed, verdict.findings
+
+
+@pytest.mark.parametrize("rule, errors", [("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1", False),
+                                          ("RRULE:FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1", False),
+                                          ("RRULE:FREQ=MONTHLY;BYMONTHDAY=30", True),
+                                          ("RRULE:FREQ=MONTHLY", True)],
+                         ids=["last-day", "last-of-set", "the-30th", "start-day"])
+def test_the_last_day_of_every_month_holds_each_month_s_last_day(rule: str, errors: bool) -> None:
+    """Started on November 30, a rule on the 30th or on its start's day misses December 31 and
+    February: only a rule on each month's last day is what was said."""
+    case = _case("put rent on the last day of every month at 9am", "2026-11-30T09:00:00", rule)
+    assert any(e.startswith("date") for e in _errors(case)) is errors
+
+
+def test_weekdays_listed_without_commas_are_each_a_day_of_the_repeat() -> None:
+    case = _case("gym every mon wed fri at 6am", "2026-11-27T06:00:00", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR")
+    assert _errors(case) == []
+    wrong = _case("gym every mon wed fri at 6am", "2026-11-27T06:00:00", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+    assert any(e.startswith("date") for e in _errors(wrong))

@@ -736,6 +736,26 @@ def test_one_weekday_of_each_month_is_a_monthly_rule_on_that_weekday(text, rule)
     assert one(text).recurrence == rule
 
 
+@pytest.mark.parametrize("text, rule", [
+    ("gym every mon wed fri", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+    ("gym every mon/wed/fri", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+    ("school run every mon-fri", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+    ("school run every monday to friday", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+    ("dad's shifts every fri-mon", "RRULE:FREQ=WEEKLY;BYDAY=MO,FR,SA,SU"),
+    ("every tuesday and thursday", "RRULE:FREQ=WEEKLY;BYDAY=TU,TH"),
+])
+def test_the_weekdays_of_a_repeat_may_be_listed_without_commas_or_run_from_one_to_another(text, rule):
+    assert one(text).recurrence == rule
+
+
+@pytest.mark.parametrize("text", ["rent on the last day of every month", "rent every month on the last day",
+                                  "rent monthly on the last day", "the last day of each month"])
+def test_the_last_day_of_every_month_is_a_rule_on_each_month_s_last_day(text):
+    e = one(text)
+    assert e.recurrence == "RRULE:FREQ=MONTHLY;BYMONTHDAY=-1"
+    assert starts(e) == ["2025-10-31"]
+
+
 def test_the_last_friday_of_the_month_is_one_day_not_a_rule():
     e = one("bake sale the last friday of the month")
     assert e.recurrence is None and starts(e) == ["2025-10-31"]
