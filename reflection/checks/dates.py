@@ -236,6 +236,9 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
             return
         ctx.unsure(write, "its time is said relative to another event")
         return
+    if isinstance(start, datetime) and judge_placement(
+            ctx, write, start, _end_after(ctx, write, current, start, tz_name), bare_only=True) == "error":
+        return
     binding = bind(ctx, write)
     end_only = [p for p in binding.phrases if p.shift is not None and p.shift.part == "end"]
     if end_only or (ctx.reading.pinned_start and update):
@@ -1061,9 +1064,10 @@ def _check_length(ctx: CheckContext, write: WriteCall, current: Event | None, le
     # just the afternoon, 1 to 5, not all day")
     if "all_day" in write.input and bool(write.input["all_day"]) != current.all_day:
         ctx.unsure(write, "the event's length changed though no length was asked")
-    elif (shifted and len(mentions) <= 1) or (certain and not ranged and "end" in write.input):
+    elif (shifted and len({m.ref.best for m in mentions}) <= 1) or (certain and not ranged and "end" in write.input):
         # CONTRACT 4: a shift moves start and end together; the length changes only when the
-        # person changes it
+        # person changes it (one event, however many times the message names it: "saturday's
+        # bbq at the okafors")
         ctx.error(write, "time", f"the event lasted {_dur(current.duration)} and now lasts {_dur(length)}, "
                   "though no new length was asked", f"keep it {_dur(current.duration)} long (move the end "
                   "by the same amount as the start)", None,

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
 from reflection.checks.context import CheckContext, WriteCall
 from reflection.reading.request import ENDED_WORDS, Mention
 from reflection.wording import describe_when
+from tools.calendar.occurrences import occurrences
 
 RELATION_RE = re.compile(
     r"\b(?:(?P<close>right|just|straight|directly|immediately)\s+)?"
@@ -87,6 +88,45 @@ def find_relations(text: str) -> list[Relation]:
     return out
 
 
+_BARE_BEFORE_RE = re.compile(r"\b(?:(?P<close>right|just|straight|directly|immediately)\s+)?"
+                             r"(?P<dir>before|after|ahead\s+of)\s+$", re.I)
+
+
+def _bare_relations(ctx: CheckContext) -> list[Relation]:
+    """"after yoga tonight", "right before swim": a relation to an event the message names by its
+    bare title (`RELATION_RE` reads "after the X" and "after X's" only: a bare word after
+    "after" is most often no event, "after school", "after work"; here the calendar says it is).
+    A day unit before it ("the day before mia's party") is the date checks' to read."""
+    text = ctx.reading.text
+    out: list[Relation] = []
+    for mention in ctx.reading.mentions:
+        event = ctx.case.event(mention.ref.best) if mention.ref.best else None
+        if event is None or not mention.certain:
+            continue
+        found = _BARE_BEFORE_RE.search(text, max(0, mention.ref.start - 30), mention.ref.start)
+        if found is None or DAY_UNIT_BEFORE_RE.search(text[max(0, found.start() - 12):found.start()]):
+            continue
+        out.append(Relation(text[found.start():mention.ref.end], found.start(), found["dir"].casefold() == "after",
+                            bool(found["close"]), None, None, (mention.ref.start, mention.ref.end), False))
+    return out
+
+
+_SENTENCE_END_RE = re.compile(r"[.;!?\n]")
+_TITLE_WORD_RE = re.compile(r"[a-z]{3,}")
+
+
+def _titled_beside(ctx: CheckContext, write: WriteCall, relation: Relation) -> bool:
+    """A new event is what a bare relation places only when a word of its title is said in the
+    relation's own sentence ("after yoga tonight i need a grocery run")."""
+    text = ctx.reading.text
+    ends = [m.start() for m in _SENTENCE_END_RE.finditer(text)]
+    start = max((e for e in ends if e < relation.start), default=-1) + 1
+    end = min((e for e in ends if e >= relation.start), default=len(text))
+    sentence = text[start:end].casefold()
+    title = str(write.written("title") or "").casefold()
+    return any(re.search(rf"\b{word}", sentence) for word in _TITLE_WORD_RE.findall(title))
+
+
 def _parties(ctx: CheckContext, relation: Relation) -> tuple[str | None, Mention | None]:
     """What the relation places (an event key, or "" for a new event) and the mention it places
     it against. "put maya's right before his": Maya's haircut against Leo's; "put the dinner right
@@ -113,11 +153,21 @@ def _same_clause(ctx: CheckContext, mention: Mention, relation: Relation) -> boo
     return mention.clause[0] <= relation.start < mention.clause[1]
 
 
-def _times(ctx: CheckContext, key: str) -> list[tuple[datetime, datetime, str]]:
-    """The other event's times: as it was, and as this turn left it (when it wrote both)."""
+def _times(ctx: CheckContext, key: str, on: date) -> list[tuple[datetime, datetime, str]]:
+    """The other event's times: as it was, and as this turn left it (when it wrote both). A
+    repeating one is its occurrence on `on`, the placed write's day ("after yoga tonight": this
+    Wednesday's class, not the first one); none that day, nothing to place against."""
     event = ctx.case.event(key)
     if event is None or not isinstance(event.start, datetime) or not isinstance(event.end, datetime):
         return []
+    was: tuple[datetime, datetime] = (event.start, event.end)
+    if event.recurrence:
+        day_start = datetime.combine(on, time(0), ctx.tz)
+        found = [o for o in occurrences(event, day_start, day_start + timedelta(days=1))
+                 if isinstance(o, datetime) and o.astimezone(ctx.tz).date() == on]
+        if len(found) != 1:
+            return []
+        was = (found[0], found[0] + event.duration)
     out: list[tuple[datetime, datetime, str]] = []
     for write in ctx.writes:
         if write.kind != "update" or write.failed or ctx.series_key(write.event_id) != key:
@@ -131,7 +181,7 @@ def _times(ctx: CheckContext, key: str) -> list[tuple[datetime, datetime, str]]:
     if not out or PAST_RE.search(ctx.reading.text):
         # moved in this turn, the other event is where it now goes ("bbq is starting an hour
         # earlier ... fireworks 2 hours after the bbq ends"), unless the words look back
-        out.insert(0, (event.start, event.end, "as it was"))
+        out.insert(0, (*was, "as it was"))
     return out
 
 
@@ -194,19 +244,26 @@ def _exact(relation: Relation, start: datetime, end: datetime | None, other: tup
     return end is not None and end == (o_end if relation.edge == "end" else o_start)
 
 
-def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime | None) -> Placement:
+def judge_placement(ctx: CheckContext, write: WriteCall, start: datetime, end: datetime | None,
+                    bare_only: bool = False) -> Placement:
     """Report an error when the write contradicts every reading of the relation that places it;
-    say "exact" when one relation places it and the write is exactly where its only reading puts it."""
+    say "exact" when one relation places it and the write is exactly where its only reading puts it.
+    `bare_only`: only the relations to an event named by its bare title (`_bare_relations`), for a
+    write whose time a date phrase gives as well ("after yoga tonight")."""
     own_key = ctx.series_key(write.event_id) if write.kind != "create" else ""
     creates = [w for w in ctx.writes if w.kind == "create" and not w.failed]
     placing: list[tuple[Relation, list[tuple[datetime, datetime, str]]]] = []
-    for relation in find_relations(ctx.reading.text):
+    read = find_relations(ctx.reading.text)
+    bare = [r for r in _bare_relations(ctx) if not any(r.start <= x.start < r.start + len(r.text) for x in read)]
+    for relation in bare if bare_only else read + bare:
         placed, other = _parties(ctx, relation)
         if placed is None or other is None or placed != own_key or (placed == "" and len(creates) != 1):
             continue
         if not other.certain or other.ref.best is None or other.ref.best == own_key:
             continue
-        readings = _times(ctx, other.ref.best)
+        if placed == "" and relation in bare and not _titled_beside(ctx, write, relation):
+            continue  # "dinner fri 7pm. ben can come after basketball": ben, not the dinner
+        readings = _times(ctx, other.ref.best, start.astimezone(ctx.tz).date())
         placing.append((relation, readings))
         if relation.days is not None and readings and _time_not_kept(ctx, write, start):
             return "error"

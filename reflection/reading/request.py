@@ -636,9 +636,10 @@ OTHER_EVENT_ANCHOR_RE = re.compile(
     r"(?:the\s+)?[a-z]+"
     r"|\b(?:as\s+soon\s+as|once|when|whenever|the\s+(?:minute|moment|second))\s+"
     r"(?:it|that|this|the\s+[a-z]+|[a-z]+)(?:['\u2019]s|\s+is|\s+gets)?"
-    rf"\s+(?:{ENDED_WORDS}|starts|begins)\b", re.I)
+    rf"\s+(?:{ENDED_WORDS}|starts|begins)\b"
+    r"|\b(?:in\s+)?between(?=\s*(?:[.?!,;)]|$)|\s+(?:them|the\s+two|both|those|these|each|it\s+and)\b)", re.I)
 """Where one event is placed relative to another ("put the dinner right after it", "move swim to
-when piano used to be", "to where the dentist is", "2 hours after the bbq ends"): its time
+when piano used to be", "to where the dentist is", "2 hours after the bbq ends", "a 15 min drive between"): its time
 follows from the other event's (new or old) time, which code does not chain, so what it touches
 stays open."""
 
@@ -739,10 +740,14 @@ COUNTED_WEEKDAY_RE = re.compile(rf"\b(?:the\s+)?(?:first|second|third|next|last|
 """"the first wednesday after" (Chinese New Year), "the last friday before the trip": a day
 counted from another event's, which CONTRACT 4 does not read; left unread, not the weekday's
 own reading."""
-POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b|\bthe\s+one\s+(?:after|before)\b", re.I)
+POINTED_WEEKDAY_RE = re.compile(rf"\b(?:that|the\s+same)\s+{WEEKDAY_FULL_RE}\b|\bthe\s+one\s+(?:after|before)\b"
+                                rf"|\bthe\s+{WEEKDAY_FULL_RE}\s+(?:after|before)\s+(?:i|i['\u2019]?m|we|we['\u2019]?re|he|"
+                                rf"he['\u2019]?s|she|she['\u2019]?s|they|they['\u2019]?re|you|you['\u2019]?re)\b", re.I)
 """"nursery's closed WA day so no drop off that monday": the weekday of a day said before (a
 holiday, an event), not the coming one; "not this friday, the one after": the day after one
-said. CONTRACT 4 reads no pointer, so it is left unread."""
+said; "the thursday after i'm back", "the friday before we leave": the first one after a day
+the person holds in mind, not the coming one. CONTRACT 4 reads no pointer, so it is left
+unread."""
 QUALIFIED_WEEKDAY_RE = re.compile(rf"\b(?:[a-z]+-free|kid-?less|child-?less|quiet|spare|empty|non-[a-z]+)\s+"
                                   rf"{WEEKDAY_FULL_RE}s?\b", re.I)
 """"my next kid-free saturday", "the next quiet friday": a weekday picked by a condition the

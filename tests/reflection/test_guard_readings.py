@@ -2228,3 +2228,47 @@ def test_same_time_beside_a_window_holds_the_events_own_clock(start: str, verifi
     verdict = judge("move the vet to friday afternoon same time", update("ev_vet", start=start, end=end),
                     calendar=[vet])
     assert verdict.valid and verdict.llm_needed is not verified, verdict.findings
+
+
+# -------------------------------------------------------------------- placed by a bare title (h38)
+@pytest.mark.parametrize("start, wrong", [("2026-03-04T17:00:00", True), ("2026-03-04T18:45:00", False)],
+                         ids=["during-swim", "after-swim"])
+def test_a_new_event_said_after_a_repeating_event_starts_after_that_day_s_occurrence(start: str, wrong: bool) -> None:
+    """"after swim on wednesday": this Wednesday's swim (17:30-18:30), not the series' first."""
+    end = (datetime.fromisoformat(start) + timedelta(minutes=45)).isoformat()
+    verdict = judge("after swim on wednesday i need a grocery run, 45 min",
+                    create(title="Grocery run", start=start, end=end))
+    assert ([e.type for e in verdict.errors] == ["time"]) is wrong
+    if wrong:
+        assert verdict.errors[0].proof is not None and verdict.errors[0].proof["relative_to"] == "Swim - Maya"
+
+
+def test_someone_coming_after_an_event_does_not_place_the_new_one() -> None:
+    verdict = judge("dinner w the hendersons wednesday 6pm. maya can come after swim",
+                    create(title="Dinner w the Hendersons", start="2026-03-04T18:00:00", end="2026-03-04T20:00:00"))
+    assert verdict.valid and not verdict.errors
+
+
+def test_a_weekday_after_a_day_the_person_holds_in_mind_is_unread() -> None:
+    """"the thursday after i'm back": not the coming Thursday; the day comes from elsewhere."""
+    verdict = judge("away till tuesday. move the team lunch to the thursday after im back",
+                    update("ev_lunch", start="2026-03-12T12:00:00", end="2026-03-12T13:00:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_a_new_event_placed_between_two_others_proves_no_time_from_theirs() -> None:
+    verdict = judge("dance show thursday 5-6:30, then book club at 7. put a 15 min drive between",
+                    create(title="Drive", start="2026-03-05T18:30:00", end="2026-03-05T18:45:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+def test_a_shift_keeps_the_length_however_many_times_the_message_names_the_event() -> None:
+    """"saturday's bbq at the okafors": two names of one event; the shift's end must move too."""
+    bbq = ev("ev_bbq", "BBQ at the Okafors", "2026-03-07T16:00:00-08:00", "2026-03-07T20:00:00-08:00")
+    call = update("ev_bbq", start="2026-03-07T14:30:00")
+    call["result"] = {**bbq, "start": "2026-03-07T14:30:00-08:00"}
+    verdict = judge("bring saturdays bbq at the okafors forward an hour and a half pls", call, calendar=[bbq])
+    assert [e.type for e in verdict.errors] == ["time"]
+    call["result"] = {**bbq, "start": "2026-03-07T14:30:00-08:00", "end": "2026-03-07T18:30:00-08:00"}
+    right = judge("bring saturdays bbq at the okafors forward an hour and a half pls", call, calendar=[bbq])
+    assert not right.errors
