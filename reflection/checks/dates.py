@@ -1128,6 +1128,24 @@ def _check_inclusive_span(ctx: CheckContext, write: WriteCall, end: date | datet
             return
 
 
+def _first_off_rule(ctx: CheckContext, write: WriteCall, said: Expression, first: date) -> None:
+    """"work drinks last friday of every month" written from the fourth Friday: the series' first
+    event falls on a day the said rule never gives (RFC 5545 counts a DTSTART as an occurrence
+    whatever its rule). Proven only when no phrase of the message says the day it starts, no date
+    word is left unread, and the series is on the person's own clock."""
+    zone_written = write.written("timezone")
+    if not said.recurrence or (zone_written and zone_written != ctx.case.timezone) or \
+            bind(ctx, write).phrases or unread_date_words(ctx):
+        return
+    want = next_days(said.recurrence, first, 1)
+    if not want or want[0] == first:
+        return
+    ctx.error(write, "date", f"'{said.span}' never falls on {describe_day(first)}, the day the call starts the "
+              f"series on", f"start it on {describe_day(want[0])}", said.span,
+              proof={"phrase": said.span, "role": "repeat", "readings": [want[0].isoformat()],
+                     "written": first.isoformat()})
+
+
 def _series_first_day(ctx: CheckContext, write: WriteCall) -> date:
     """The day a written series starts on: its written start, else the start of the event it
     changes, else today (a rule with nothing to anchor it)."""
@@ -1221,6 +1239,8 @@ def check_recurrence_rule(ctx: CheckContext) -> None:
             days = _written_days(ctx, write, written, expr)
             outcomes.append(compare_rules(expr.recurrence or "", written, days[0] if days else first, days))
         problems = [problem for problem, _ in outcomes]
+        if not any(problems) and len(said) == 1 and write.kind == "create":
+            _first_off_rule(ctx, write, said[0], first)
         if not all(problems) and all(apart for _, apart in outcomes):
             if _stops_before_until(ctx, write, written, said[0], first):
                 continue

@@ -857,6 +857,17 @@ def _spans_of_two(text: str, phrases: list[Phrase]) -> list[Phrase]:
     return out
 
 
+_WEEKDAYS_PLURAL_RE = re.compile(rf"\b{WEEKDAY_FULL_RE}s\b", re.I)
+
+
+def _days_of_a_repeat(text: str, resolution: Resolution) -> list[tuple[int, int]]:
+    """"every 2 weeks, sundays 6pm": weekdays said right beside a repeat are its days, which the
+    repeat checks read with it (`_weekdays_beside`), not words left unread."""
+    repeats = [(e.start_index, e.end_index) for e in resolution.expressions if e.recurrence]
+    return [(m.start(), m.end()) for m in _WEEKDAYS_PLURAL_RE.finditer(text)
+            if any(0 <= m.start() - b <= 3 or 0 <= a - m.end() <= 3 for a, b in repeats)]
+
+
 def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolution: Resolution) -> list[str]:
     spans = [(p.start_index, p.end_index) for p in phrases]
     spans += [(e.start_index, e.end_index) for e in resolution.expressions]
@@ -899,6 +910,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     ruled_out = [(m.start(), m.end()) for m in RULED_OUT_DAY_RE.finditer(text)]
     ruled_out += [(m.start(), m.end()) for m in EVERY_WEEK_RE.finditer(text)]  # a scope, not a day
     ruled_out += greetings(text)  # "good morning!"
+    ruled_out += _days_of_a_repeat(text, resolution)
     out += _cities_after_times(text, resolution)
     out += [m.group(0) for m in FOREIGN_DATE_WORD_RE.finditer(text)]
     # read only when one phrase covers it whole: "half 7 tonight" read as "7 tonight", or the

@@ -136,3 +136,22 @@ def test_weekdays_listed_without_commas_are_each_a_day_of_the_repeat() -> None:
     assert _errors(case) == []
     wrong = _case("gym every mon wed fri at 6am", "2026-11-27T06:00:00", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
     assert any(e.startswith("date") for e in _errors(wrong))
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-11-20T17:00:00", True), ("2026-11-27T17:00:00", False)],
+                         ids=["fourth-friday", "last-friday"])
+def test_a_series_started_on_a_day_its_said_rule_never_gives_is_wrong(start: str, wrong: bool) -> None:
+    """RFC 5545 counts the first start as an occurrence whatever the rule: begun on the fourth
+    Friday, "last friday of every month" gets a gathering on a day it never meant."""
+    case = _case("work drinks last friday of every month 5-7pm, add it", start, "RRULE:FREQ=MONTHLY;BYDAY=-1FR")
+    assert any(e.startswith("date") for e in _errors(case)) is wrong
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-11-29T06:00:00", True), ("2026-11-29T18:00:00", False)],
+                         ids=["6am", "6pm"])
+def test_weekdays_said_beside_a_repeat_are_its_days_not_words_left_unread(start: str, wrong: bool) -> None:
+    """"every 2 weeks, sundays 6pm": the Sundays are the repeat's days, so the clock beside them
+    is read, and 6am for 6pm is proven."""
+    case = _case("family video call w nana every 2 weeks, sundays 6pm, starting this sunday", start,
+                 "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SU")
+    assert any(e.startswith("time") for e in _errors(case)) is wrong
