@@ -37,6 +37,7 @@ from reflection.reading.request import (
     BARE_RANGE_RE,
     BOUND_RE,
     END_CLAUSE_RE,
+    END_OF_DAY_RE,
     ENDED_WORDS,
     EXCEPTION_AFTER_RE,
     HOLIDAY_WORD_RE,
@@ -256,8 +257,12 @@ def _check_one_start(ctx: CheckContext, write: WriteCall) -> None:
     allowed = _allowed(ctx, binding.phrases, current, update)
     unread = _outside_context(ctx, write, binding, unread_date_words(ctx))
     unread = _only_of_the_end(ctx, binding, _month_agreed(ctx, binding, unread, allowed))
+    if unread and _clock_pinned(binding):
+        unread = [w for w in unread if not _time_of_the_day(w, binding)]  # "first thing sunday 7am"
     if unread:
-        if not (binding.certain and all(BOUND_RE.fullmatch(w) for w in unread)
+        # a bound ("after 5") or a time of the day ("first thing", "eod") says nothing of the
+        # day: a write off every day its phrases allow is still proven wrong
+        if not (binding.certain and all(BOUND_RE.fullmatch(w) or _time_of_the_day(w, binding) for w in unread)
                 and _off_every_day(ctx, write, start, allowed)):
             ctx.unsure(write, "some date words were not understood: " + ", ".join(repr(w) for w in unread[:3]))
         return
@@ -452,6 +457,33 @@ def _places_of(text: str, word: str) -> list[int]:
     return [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I)]
 
 
+_PROPOSED_CLOCK_RE = re.compile(r"\b(?:said|says|suggested|offered|proposed|asked\s+for)\b.*\b(?:1[0-2]|[1-9])"
+                                r"(?:[:.][0-5]\d)?\b(?!\s*(?:min|mins|minutes|hours?|hrs?|days?|weeks?|kids?|people)\b)",
+                                re.I)
+""""they said 6 their time works": a sentence reporting the time someone proposes is where the
+change may go, not what happens around it."""
+
+
+def _clock_pinned(binding: Binding) -> bool:
+    """A phrase bound to the write says one clock time ("sunday 7am"): a time of the day said
+    beside it ("first thing") describes that time and adds no reading."""
+    for phrase in binding.phrases:
+        expr = phrase.expression
+        if phrase.role == "target" and expr is not None and expr.kind in ("time", "datetime"):
+            clocks = {(c.start.hour, c.start.minute) for c in expr.candidates if isinstance(c.start, datetime)}
+            if len(clocks) == 1:
+                return True
+    return False
+
+
+def _time_of_the_day(word: str, binding: Binding) -> bool:
+    """"first thing", "eod" beside a day the write's phrases read ("eod tuesday"): a time of that
+    day, never another day; not when the grammar took the words themselves for the day ("the end
+    of the day" read as today's)."""
+    return bool(END_OF_DAY_RE.fullmatch(word)) and not any(word.casefold() in p.text.casefold()
+                                                            for p in binding.phrases)
+
+
 def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, words: list[str]) -> list[str]:
     """The unread words that may bear on `write`: a word found only in sentences that ask
     nothing, correct nothing and point at nothing ("my sister lands saturday so the weekend is
@@ -464,7 +496,8 @@ def _outside_context(ctx: CheckContext, write: WriteCall, binding: Binding, word
     own = [(p.start_index, p.end_index) for p in binding.phrases]
     own += [(m.ref.start, m.ref.end) for m in ctx.mentions_for(write.event_id)]
     quiet = [(start, end) for start, end in _sentences(text)
-             if not _ASKING_RE.search(text[start:end]) and not any(start < b and a < end for a, b in own)]
+             if not _ASKING_RE.search(text[start:end]) and not any(start < b and a < end for a, b in own)
+             and not _PROPOSED_CLOCK_RE.search(text[start:end])]
     if not quiet:
         return words
 

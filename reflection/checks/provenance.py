@@ -226,9 +226,14 @@ def _actions(ctx: CheckContext, write: WriteCall) -> list[tuple[Action, list[str
     if changes_reminders(ctx, write):
         acts.append(("remind", []))
     had = ctx.event(write.event_id) if write.kind == "update" else None
-    described = write.input.get("description")
-    if described and str(described) != ((had.description if had is not None else None) or ""):
-        acts.append(("describe", [str(described)]))
+    described = str(write.input.get("description") or "")
+    kept = (had.description if had is not None else None) or ""
+    if kept and kept in described:
+        # "add the snack note to it": the event's own text kept and a note added; what the write
+        # says anew is the note (the kept text, planted or not, is not written by this turn)
+        described = described.replace(kept, "", 1).strip()
+    if described:
+        acts.append(("describe", [described]))
     location = write.input.get("location")
     if location and str(location) != (had.location or "" if had is not None else ""):
         acts.append(("locate", [str(location)]))

@@ -835,7 +835,15 @@ def _where_someone_is(text: str, mention: Mention) -> bool:
     said = text[mention.ref.start:mention.ref.end].strip().casefold()
     as_verb = said in ("works", "work") and bool(WORKS_AS_VERB_RE.search(text[:mention.ref.start]))
     return as_verb or bool(BEING_THERE_BEFORE_RE.search(text[max(0, mention.ref.start - 40):mention.ref.start])
-                           or HAS_INSIDE_RE.search(text, mention.ref.start, mention.ref.end))
+                           or HAS_INSIDE_RE.search(text, mention.ref.start, mention.ref.end)
+                           or WITH_ME_AFTER_RE.match(text, mention.ref.end)
+                           or WITH_ME_BEFORE_RE.search(text[max(0, mention.ref.start - 12):mention.ref.start]))
+
+
+WITH_ME_AFTER_RE = re.compile(r"\s+(?:and|&|n)\s+(?:i|me|myself)\b", re.I)
+WITH_ME_BEFORE_RE = re.compile(r"\b(?:i|me)\s+(?:and|&|n)\s+$", re.I)
+""""thabo and i are both off friday": a person said beside the speaker, who is someone, not the
+event that bears their name ('Thabo - 5-a-side')."""
 
 
 def check_swap(ctx: CheckContext) -> None:

@@ -226,8 +226,16 @@ def _compact(m: re.Match[str], ctx: Ctx) -> Atom | None:
 
 # ---------------------------------------------------------------- weekdays
 
+_NAMING_WORD_BEFORE = re.compile(r"\b(?:cyber|black|good|easter|ash|holy|maundy|palm|shrove|whit|"
+                                 r"super\s+bowl|blue|plough|mad)\s+$", re.I)
+""""cyber monday", "black friday", "good friday", "easter monday": a day's name, not the coming
+weekday; the policy gives it no reading (CONTRACT 4), so it is not read as one."""
+
+
 def _weekday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'Friday', 'next Friday', 'last Friday', 'Friday after next', 'Tuesday week'."""
+    if not m.group("mod") and _NAMING_WORD_BEFORE.search(ctx.text, max(0, m.start() - 12), m.start()):
+        return None
     low = m.group("wd").lower().rstrip(".")
     if low in WEAK_WEEKDAY_ABBR and not m.group("mod"):
         after = ctx.text[m.end():m.end() + 12].lower()

@@ -35,6 +35,11 @@ reminder asked first may be the one taken back."""
 NONE_RE = re.compile(r"\b(?:no|without|turn\s+off\s+the|remove\s+the|don'?t\s+(?:need|want)\s+a|drop\s+the)\s+"
                      r"(?:reminders?|alerts?|notifications?)\b", re.I)
 SOME_RE = re.compile(r"\bremind|\breminder|\balert|\bnotif", re.I)
+AS_AN_EVENT_RE = re.compile(r"\b(?:make|put|add|set)\s+(?:it|that|this|one)\s+(?:in\s+|up\s+)?(?:as\s+)?an?\s+"
+                            r"(?:event|appointment|entry|calendar\s+(?:event|entry))\b|\bas\s+an?\s+(?:event|"
+                            r"calendar\s+(?:event|entry))\b", re.I)
+""""remind me the day before the ski trip to renew the insurance - just make it an event at
+6pm": the reminder is an event of its own on that day, not minutes before another's start."""
 
 
 def reminder_spans(text: str) -> list[tuple[int, int]]:
@@ -49,11 +54,14 @@ def reminder_spans(text: str) -> list[tuple[int, int]]:
 
 def asked_minutes(text: str) -> list[int] | None:
     """The reminders the message asks for, in minutes before the start; [] for "no reminder";
-    None when it asks for none in words the policy reads, or when an amount "before" stands
+    None when it asks for none in words the policy reads, when the reminder is to be an event of
+    its own (`AS_AN_EVENT_RE`), or when an amount "before" stands
     outside every request read (which event or reminder it belongs to is then not certain:
     a reading that missed one reminder must not prove the others wrong)."""
     if NONE_RE.search(text):
         return []
+    if AS_AN_EVENT_RE.search(text):
+        return None
     spans = reminder_spans(text)
     found: list[int] = []
     for begin, end in spans:

@@ -95,9 +95,12 @@ PRONOUN_RE = re.compile(r"\b(it|them|that|those|these|both|everything|anything|a
                         r"the\s+rest|the\s+other\s+one|that\s+one|this\s+one|the\s+one|the\s+first\s+one|"
                         r"the\s+second\s+one|the\s+last\s+one|my\s+day|my\s+(?:morning|afternoon|"
                         r"evening)|whatever|stuff)\b", re.I)
-GROUP_RE = re.compile(r"\b(everything|anything|all\s+(?:my|our|the)?\s*(?:events|appointments|stuff|"
-                      r"meetings|plans|things)|my\s+(?:whole\s+)?(?:day|morning|afternoon|evening|"
-                      r"weekend|week)|clear\s+(?:my|the|our)|whatever'?s|"
+GROUP_RE = re.compile(r"\b(everything|anything|all\s+(?:my|our|the)?\s*(?:[a-z]+['\u2019]?s?\s+)?"
+                      r"(?:events|appointments|appts|stuff|meetings|plans|things|activities|practices|lessons|classes)|"
+                      r"my\s+(?:whole\s+)?(?:day|morning|afternoon|evening|"
+                      r"weekend|week)|clear\s+(?:out\s+)?(?:my|the|our)|whatever'?s|"
+                      r"(?:kids?|children|child|boys|girls|family|work|school)['\u2019]?s?\s+(?:stuff|things|plans|"
+                      r"events|activities|appointments|appts)|"
                       r"(?:morning|afternoon|evening|day|night|weekend|week)['\u2019]?s?\s+(?:stuff|things|plans|"
                       r"events|appointments|appts|meetings)|(?:is|are|['\u2019]s|['\u2019]re)\s+all\s+off)\b", re.I)
 FREE_TIME_RE = re.compile(
@@ -476,8 +479,11 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
     return day.span()
 
 
-HELD_BACK_RE = re.compile(r"\b(?:don['\u2019]?t|do\s+not|never)\s+(?P<verb>move|change|touch|shift|push|reschedule|"
-                          r"cancel|delete|remove)\s+(?:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?", re.I)
+HELD_BACK_RE = re.compile(r"\b(?:(?:don['\u2019]?t|do\s+not|never)\s+(?P<verb>move|change|touch|shift|push|"
+                          r"reschedule|cancel|delete|remove)|(?P<keep>keep|leave))\s+"
+                          r"(?:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?", re.I)
+""""don't move piano"; "keep the hotel" (not to be deleted: "keep the hotel, just move it a week
+later" still asks for the move)."""
 
 
 def held_back(text: str, start: int, end: int) -> str | None:
@@ -489,6 +495,8 @@ def held_back(text: str, start: int, end: int) -> str | None:
     if not found:
         return None
     match = found[-1]
+    if match["keep"]:
+        return "delete"
     verb = match["verb"].casefold()
     return "delete" if verb in ("cancel", "delete", "remove") else "change" if verb in ("change", "touch") else "move"
 
@@ -720,9 +728,11 @@ def _current_state(text: str, phrases: list[Phrase]) -> list[Phrase]:
     return out
 
 
-END_OF_DAY_RE = re.compile(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|today|tonight)|eod)\b", re.I)
+END_OF_DAY_RE = re.compile(r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+)?(?:day|today|tonight)|eod|cob|"
+                           r"first\s+thing|(?:the\s+)?start\s+of\s+(?:the\s+)?day)\b", re.I)
 """A time no policy gives (CONTRACT 4 is silent): "move the show to the end of the day" is late on
-some day, most likely the show's own, not 23:59 today as a deadline reads it. Left unread."""
+some day, most likely the show's own, not 23:59 today as a deadline reads it; "first thing monday
+morning" is the start of that morning, not any time of it. Left unread."""
 
 
 AROUND_HOLIDAY_RE = re.compile(rf"\b(?:(?:the\s+)?(?:day|night|week|weekend)|(?:the\s+)?{WEEKDAY_FULL_RE})"
