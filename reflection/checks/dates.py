@@ -41,6 +41,7 @@ from reflection.reading.request import (
     ENDED_WORDS,
     EXCEPTION_AFTER_RE,
     HOLIDAY_WORD_RE,
+    YEAR_AFTER_RE,
     Phrase,
     phrase_kind,
     says_a_day,
@@ -1115,8 +1116,8 @@ def _bare_range_lengths(ctx: CheckContext) -> set[timedelta]:
     10": 2 hours; "11-1": 2 hours across noon): a length the person may have asked for."""
     out: set[timedelta] = set()
     for found in BARE_RANGE_RE.finditer(ctx.reading.text):
-        if any(p.start_index <= found.start() < p.end_index for p in ctx.reading.phrases):
-            continue
+        if any(p.start_index <= found.start() and found.end() <= p.end_index for p in ctx.reading.phrases):
+            continue  # read whole as a range; "9am-12" read as 9am alone still says its end
         numbers = re.findall(r"(\d{1,2})(?:[:.](\d\d))?", found.group(0))
         if len(numbers) != 2:
             continue
@@ -1154,6 +1155,9 @@ def _check_inclusive_span(ctx: CheckContext, write: WriteCall, end: date | datet
             lasts = {as_date(c.end) for c in expr.candidates
                      if c.end is not None and not isinstance(c.end, datetime)}
         if lasts and as_date(end) - timedelta(days=1) not in lasts:
+            if any(YEAR_AFTER_RE.fullmatch(w) for w in unread_date_words(ctx)):  # "july 3 thru july 6 next year"
+                ctx.unsure(write, "the span's year is said in words the dates were not read with")
+                return
             want = " or ".join(sorted((d + timedelta(days=1)).isoformat() for d in lasts))
             ctx.error(write, "date", f"'{expr.span}' includes its last day, so the all-day end should be "
                       f"{want} (exclusive); the call ends {as_date(end).isoformat()}",

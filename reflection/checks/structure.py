@@ -232,7 +232,10 @@ def _deletes_swapped(ctx: CheckContext, unnamed: dict[str, list[WriteCall]]) -> 
     if not all(w.kind == "delete" for writes in unnamed.values() for w in writes):
         return False
     deleted = {ctx.series_key(w.event_id) for w in ctx.writes if w.kind == "delete" and not w.failed}
-    asked = {m.ref.best for m in ctx.reading.mentions if m.certain and "delete" in m.verbs and m.ref.best}
+    # a name whose clause also asks for a move ("futebol sat -> 10am, ..., cancel thurs english
+    # class") may be the moved one, not a delete left undone
+    asked = {m.ref.best for m in ctx.reading.mentions
+             if m.certain and "delete" in m.verbs and "move" not in m.verbs and m.ref.best}
     return len(asked - deleted) >= len(unnamed)
 
 

@@ -49,6 +49,7 @@ week's today's tomorrow's tonight's u ur ya plz thx cheers ta hiya sec cuz cos c
 btw fyi asap rn tbh anymore
 i'm i've i'll i'd we're we've we'll we'd you're you've you'll they're they've they'll it's that's
 there's he's she's isn't aren't wasn't weren't wouldn't shouldn't couldn't didn't haven't hasn't
+clash clashes clashing overlaps overlapping
 """.split())
 
 # Common short forms people type for words in titles.

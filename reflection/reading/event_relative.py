@@ -268,5 +268,12 @@ def find_day_relatives(text: str) -> list[DayRelative]:
             if any(a < match.end() and match.start() < b for a, b in taken):
                 continue
             taken.append((match.start(), match.end()))
-            out.append(DayRelative(match.group(0), match.start(), match.end(), days, keeps))
+            # "the day after at half past three": a time said with it is the new time, not the
+            # event's own
+            timed = keeps and _A_TIME_AFTER_RE.match(text, match.end()) is not None
+            out.append(DayRelative(match.group(0), match.start(), match.end(), days, keeps and not timed))
     return out
+
+
+_A_TIME_AFTER_RE = re.compile(r"\s*,?\s*(?:at|@|from)\s+(?:\d|half|quarter|noon|midday|one|two|three|four|five|six|"
+                              r"seven|eight|nine|ten|eleven|twelve)", re.I)

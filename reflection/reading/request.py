@@ -480,10 +480,11 @@ def only_on_one_day(text: str, start: int, end: int, deleting: bool = False) -> 
 
 
 HELD_BACK_RE = re.compile(r"\b(?:(?:don['\u2019]?t|do\s+not|never)\s+(?P<verb>move|change|touch|shift|push|"
-                          r"reschedule|cancel|delete|remove)|(?P<keep>keep|leave))\s+"
+                          r"reschedule|cancel|delete|remove)|(?P<keep>keep|leave)|(?<!do\s)(?P<not>not))\s+"
                           r"(?:the\s+|my\s+|our\s+|\w+['\u2019]s\s+)?", re.I)
 """"don't move piano"; "keep the hotel" (not to be deleted: "keep the hotel, just move it a week
-later" still asks for the move)."""
+later" still asks for the move); "not the dentist, the orthodontist" (named only to be set aside:
+no part of a list, and no change to it proven wrong from these words)."""
 
 
 def held_back(text: str, start: int, end: int) -> str | None:
@@ -497,6 +498,8 @@ def held_back(text: str, start: int, end: int) -> str | None:
     match = found[-1]
     if match["keep"]:
         return "delete"
+    if match["not"]:
+        return "named out"  # "move naledi's appointment, not the dentist, the orthodontist"
     verb = match["verb"].casefold()
     return "delete" if verb in ("cancel", "delete", "remove") else "change" if verb in ("change", "touch") else "move"
 
@@ -587,6 +590,16 @@ OPENING_HOURS_BEFORE_RE = re.compile(
 (not "the signup opens at midnight", where the opening is the event)."""
 
 
+HAVE_ON_RE = re.compile(r"\b(?:i['\u2019]?ve\s+got|i\s+have\s+got|ive\s+got|i\s+have|i\s+got|we['\u2019]?ve\s+got|"
+                        r"weve\s+got|we\s+have|we\s+got|there['\u2019]?s|theres|there\s+(?:is|are))\b", re.I)
+ASKS_IN_SENTENCE_RE = re.compile(r"\b(?:pls|please|plz|can\s+you|can\s+u|could\s+you|could\s+u|add|put|book|"
+                                 r"cancel|delete|remove|make|set|change)\b", re.I)
+""""tmrw i've got the vet at 9 and yoga at 6", "there's 2 functions on thursday": a sentence
+that tells what is on, asking nothing, before a later sentence that moves one of them: its
+days and times are where things are now (CONTRACT 5), not where the change goes
+(`ASKS_IN_SENTENCE_RE`: words that make the sentence a request after all)."""
+
+
 def _role(text: str, start: int, end: int, later_targets: bool, later_move_target: bool) -> Role:
     before = text[max(0, start - 25):start]
     ruled_out = RULED_OUT_AFTER_RE.match(text[end:])
@@ -597,6 +610,10 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
         return "negated"
     if OPENING_HOURS_BEFORE_RE.search(before):
         return "current"  # "the shop opens at 10": when a place is open, not where the event goes
+    sentence = re.split(r"[.;!?\n]", text[:start])[-1] + re.split(r"[.;!?\n]", text[start:])[0]
+    if HAVE_ON_RE.search(sentence) and not MOVE_RE.search(sentence) and not ASKS_IN_SENTENCE_RE.search(sentence) \
+            and later_move_target:
+        return "current"  # "tmrw ive got the vet at 9 and yoga at 6. ... move that one to friday"
     others = OTHERS_STATE_BEFORE_RE.search(before)  # "a test at 3", "a test in the morning"
     if SAME_AS_BEFORE_RE.search(before) or (others is not None and (
             others["prep"] or re.match(r"(?:in|this|that)\b", text[start:end], re.I))):
@@ -758,6 +775,8 @@ holiday, an event), not the coming one; "not this friday, the one after": the da
 said; "the thursday after i'm back", "the friday before we leave": the first one after a day
 the person holds in mind, not the coming one. CONTRACT 4 reads no pointer, so it is left
 unread."""
+YEAR_AFTER_RE = re.compile(r"\b(?:next|this|last)\s+year\b", re.I)
+""""july 3 thru july 6 next year": a year said right after a date the grammar read without it."""
 QUALIFIED_WEEKDAY_RE = re.compile(rf"\b(?:[a-z]+-free|kid-?less|child-?less|quiet|spare|empty|non-[a-z]+)\s+"
                                   rf"{WEEKDAY_FULL_RE}s?\b", re.I)
 """"my next kid-free saturday", "the next quiet friday": a weekday picked by a condition the
@@ -769,10 +788,11 @@ ORDINAL_WEEKDAYS_RE = re.compile(
 """"first and third tuesday of each month", "october, first saturday": weekdays counted in a
 month in a form CONTRACT 4 does not spell out ("the first Monday of December" it does); left
 unread, so neither a date nor a repeat rule is proven from half of it."""
-BARE_RANGE_RE = re.compile(r"(?<![\w:./])\d{1,2}(?:[:.]\d\d)?\s*(?:-|\u2013|to|till|til)\s*\d{1,2}(?:[:.]\d\d)?"
-                           r"(?![\w:./%])", re.I)
+BARE_RANGE_RE = re.compile(r"(?<![\w:./])\d{1,2}(?:[:.]\d\d)?\s*(?:a\.?m\.?|p\.?m\.?)?\s*(?:-|\u2013|to|till|til)\s*"
+                           r"\d{1,2}(?:[:.]\d\d)?(?![\w:./%])", re.I)
 """"can be a real booking now, 8 to 10": two clock numbers as a range with no day beside them,
-which the policy reads only after a day; left unread (a start and an end, or "five to six")."""
+which the policy reads only after a day; left unread (a start and an end, or "five to six").
+"9am-12": the end's half of the day is not said either."""
 DAY_BOUND_BEFORE_RE = re.compile(r"\b(?:before|after|by|prior\s+to)\s+(?:the\s+)?$", re.I)
 COUNTED_FROM_BEFORE_RE = re.compile(rf"\b(?:days?|nights?|weeks?|weekends?|months?|{WEEKDAY_FULL_RE}s?)"
                                     r"\s+(?:before|after)\s+(?:the\s+)?$", re.I)
@@ -904,6 +924,8 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in POINTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in QUALIFIED_WEEKDAY_RE.finditer(text)]
+    out += [m.group(0) for m in YEAR_AFTER_RE.finditer(text) if not any(a <= m.start() < b for a, b in spans)
+            and any(0 <= m.start() - e.end_index <= 2 for e in resolution.expressions)]
     out += [m.group(0) for m in ORDINAL_WEEKDAYS_RE.finditer(text)]
     months = [e for e in resolution.expressions if e.kind in ("date", "datetime", "range")
               and MONTH_NAMED_RE.search(e.span)]
@@ -1103,10 +1125,14 @@ def _identifying_days(text: str, mentions: list[Mention], phrases: list[Phrase],
         targets = [p for p in mention.phrases if p.role == "target"]
         # a shift, an end ("make it end at 5:30") or a kept start says how it changes; a day said
         # beside one, on the event's own day, says which event ("elternabend thursday: ...")
+        # "the meeting on the 12th ... can it be the day after": a day counted from the event's
+        # own says where it goes, so the event's own day beside its name says which
+        relative_day = any(p.day_relative is not None for p in targets) or (
+            len(mentions) == 1 and any(p.day_relative is not None and p.role == "target" for p in phrases))
         changes = any(p.shift is not None for p in targets) or any(p.role == "end" for p in mention.phrases) \
-            or pinned_start or reminders is not None  # "a reminder for soccer tmrw"
+            or pinned_start or reminders is not None or relative_day  # "a reminder for soccer tmrw"
         if not mention.certain or not changes or (any(phrase_kind(p) in ("time", "datetime") for p in targets)
-                                                   and not reminder_only):
+                                                   and not reminder_only and not relative_day):
             continue  # "move it to 4 but keep it 2 hours": a day and a time say where it goes
         event = events.get(mention.ref.best or "")
         if event is None:

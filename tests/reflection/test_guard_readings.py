@@ -2355,3 +2355,53 @@ def test_a_days_name_is_not_the_coming_weekday() -> None:
             "calendar": CAL, "tool_calls": [create(title="Sale prep", start="2026-03-01T23:45:00",
                                                    end="2026-03-02T00:00:00")]}
     assert not Guard(mode="symbolic").judge(case_from_json(case)).verdict.errors
+
+
+# ---------------------------------------------------------------- told first, named out, a day after at a time (h46)
+def test_what_a_sentence_tells_is_on_is_not_where_a_later_move_goes() -> None:
+    verdict = judge("tmrw ive got the team lunch at 12 and track at 6. i cant do middays tmrw so move that one "
+                    "to friday 10am", update("ev_lunch", start="2026-03-06T10:00:00", end="2026-03-06T11:00:00"))
+    assert not verdict.errors
+
+
+def test_an_event_named_only_to_be_set_aside_is_no_part_of_a_list() -> None:
+    verdict = judge("can u move the concert, not the family dinner, to saturday at 6pm",
+                    update("ev_concert", start="2026-03-07T18:00:00", end="2026-03-07T19:00:00"))
+    assert not verdict.errors
+
+
+def test_the_day_after_at_a_time_takes_that_time_not_the_events_own() -> None:
+    verdict = judge("the team lunch on the 3rd clashes w work. can it be the day after at half past one",
+                    update("ev_lunch", start="2026-03-04T13:30:00", end="2026-03-04T14:30:00"))
+    assert not verdict.errors
+
+
+def test_clashes_names_no_class() -> None:
+    """"clashes w work" is no typo of 'English class': the one event the message names is the show."""
+    cal = CAL + [ev("ev_class", "English class", "2026-03-05T16:00:00-08:00", "2026-03-05T17:00:00-08:00")]
+    verdict = judge("the dance show on thursday clashes w work. can it be the day after at half past five",
+                    update("ev_show", start="2026-03-06T17:30:00", end="2026-03-06T19:00:00"), calendar=cal)
+    assert not verdict.errors
+
+
+# -------------------------------------------------------------------- ends, years, lists (h47, h48, h49)
+def test_a_range_whose_end_gives_no_half_of_the_day_still_says_the_length() -> None:
+    verdict = judge('rename the "team lunch" on tuesday to "offsite" and make it 9am-12',
+                    update("ev_lunch", title="Offsite", start="2026-03-03T09:00:00", end="2026-03-03T12:00:00"))
+    assert not verdict.errors
+
+
+def test_a_year_said_after_a_span_of_days_leaves_its_last_day_unproven() -> None:
+    verdict = judge("family reunion july 3 thru july 6 next year!! block it all day",
+                    create(title="Family reunion", start="2027-07-03", end="2027-07-07", all_day=True))
+    assert not verdict.errors
+
+
+def test_a_name_in_a_list_that_also_moves_is_no_delete_left_undone() -> None:
+    cal = [ev("ev_fut", "Futebol - Lucas", "2026-03-07T09:00:00-08:00", "2026-03-07T10:00:00-08:00"),
+           ev("ev_ingles", "Ingl\u00eas - Lucas", "2026-03-05T16:00:00-08:00", "2026-03-05T17:00:00-08:00")]
+    verdict = judge("3 changes pls: futebol sat \u2192 10am, dinner w/ the silvas fri 8pm, cancel thurs english class",
+                    update("ev_fut", start="2026-03-07T10:00:00", end="2026-03-07T11:00:00"),
+                    create(title="Dinner w/ the Silvas", start="2026-03-06T20:00:00", end="2026-03-06T22:00:00"),
+                    _delete("ev_ingles"), calendar=cal)
+    assert not [e for e in verdict.errors if e.type == "event_id"]
