@@ -277,7 +277,7 @@ def _nth(month: int, wd: int, n: int, shift: int = 0) -> HolidayFn:
 HOLIDAYS: list[tuple[str, HolidayFn]] = [
     (r"christmas\s+eve|xmas\s+eve", _fixed(12, 24)),
     (r"christmas(?!\s+eve)(?:\s+day)?|xmas(?!\s+eve)", _fixed(12, 25)),
-    (r"new\s+year'?s?\s+eve", _fixed(12, 31)),
+    (r"new\s+year'?s?\s+eve|nye", _fixed(12, 31)),
     (r"new\s+year(?!'?s?\s+eve)'?s?(?:\s+day)?", _fixed(1, 1)),
     (r"independence\s+day|(?:the\s+)?fourth\s+of\s+july|4th\s+of\s+july|july\s+4th", _fixed(7, 4)),
     (r"hall?owe'?en", _fixed(10, 31)),

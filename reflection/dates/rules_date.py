@@ -334,6 +334,9 @@ def _weeks(m: re.Match[str], ctx: Ctx) -> Atom | None:
     return None if res is None else _date_atom(m, res, prio=4)
 
 
+_DAY_SAID_AFTER = re.compile(r"[^.;!?\n,]*\b(?:tonight|tonite|today|tomorrow|tmrw)\b", re.I)
+
+
 def _holiday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     """'Christmas', 'next Thanksgiving', 'Easter 2026'; weak without a date word before it."""
     f = holiday_fn(m.group("h"))
@@ -344,7 +347,9 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Atom | None:
     year = int(m.group("y")) if m.group("y") else None
     res = cal.holiday_phrase(ctx.today, f, " ".join(m.group("h").split()), mod, year, which)
     strong = bool(m.group("mod") or m.group("y") or m.group("which")
-                  or HOLIDAY_CTX.search(ctx.text[max(0, m.start() - 12):m.start()]))
+                  or HOLIDAY_CTX.search(ctx.text[max(0, m.start() - 12):m.start()])
+                  or (m.group("h").casefold() == "nye" and not _DAY_SAID_AFTER.match(ctx.text, m.end())))
+    # "nye bbq 6pm": no title says it but of that night ("nye fireworks tonight": tonight says it)
     return _date_atom(m, res, prio=2, weak=not strong)
 
 

@@ -9,6 +9,7 @@ checks fall back to what can still be proven.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -646,6 +647,9 @@ QUESTION_TAG_AFTER_RE = re.compile(
 
 ENDED_WORDS = r"over|done|finished|ended|ends|finishes|wraps\s+up|lets\s+out"
 """The words that say another event is over ("as soon as it's over", "once the game ends")."""
+SAME_DAY_AS_RE = re.compile(r"\b(?:to|on|for)\s+the\s+same\s+day(?:\s+as\s+(?:it|that|this|the\s+[a-z]+))?\b", re.I)
+""""move the water bill reminder to the same day": the day of another event the message says,
+its time kept or not (the policy reads neither); placed relative to that event."""
 OTHER_EVENT_ANCHOR_RE = re.compile(
     r"\b(?:right|just|straight|directly|immediately|shortly)\s+(?:before|after|following|ahead\s+of)\s+[a-z]+"
     r"|\b(?:right|just|straight|directly|immediately)\s+(?:after(?:wards?)?|before)(?=\s*(?:[.?!,;]|$))"
@@ -777,6 +781,37 @@ the person holds in mind, not the coming one. CONTRACT 4 reads no pointer, so it
 unread."""
 YEAR_AFTER_RE = re.compile(r"\b(?:next|this|last)\s+year\b", re.I)
 """"july 3 thru july 6 next year": a year said right after a date the grammar read without it."""
+WHILE_ON_RE = re.compile(r"\b(?:while|whilst|during)\s+(?:it['\u2019]?s|its|it\s+is|they['\u2019]?re|they\s+are|"
+                         r"we['\u2019]?re|we\s+are|i['\u2019]?m|im|i\s+am|(?:the|that|those|these)\s+[a-z]+)", re.I)
+
+
+def _weekdays_while_away(text: str, resolution: Resolution) -> list[str]:
+    """"kids off from sat 28 march to tue 7 april ... skip thursday lift club while its on": a
+    weekday said with "while"/"during" a span is one of the span's days; when the coming one
+    lies in no span the message reads, the policy's reading is not what was meant. Left unread
+    (when it does lie in the span, "cancel tennis on saturday while im gone", it stands)."""
+    spans: list[tuple[date, date]] = []
+    for expr in resolution.expressions:
+        for cand in expr.candidates if expr.kind == "range" else ():
+            if cand.end is not None:
+                spans.append((as_date(cand.start), as_date(cand.end)))
+    dates = [e for e in resolution.expressions if e.kind == "date" and e.candidates]
+    for first, last in itertools.pairwise(dates):  # "thursday to sunday": two dates said as a span
+        if re.fullmatch(r"\s*(?:-|\u2013|to|thru|through|till|until)\s*", text[first.end_index:last.start_index], re.I):
+            spans += [(as_date(a.start), as_date(b.start)) for a in first.candidates for b in last.candidates]
+    out: list[str] = []
+    for found in WHILE_ON_RE.finditer(text):
+        clause = re.split(r"[.;!?\n]", text[:found.start()])[-1]
+        begin = found.start() - len(clause)
+        for expr in resolution.expressions:
+            if expr.kind != "date" or not begin <= expr.start_index < found.start():
+                continue
+            days = [as_date(c.start) for c in expr.candidates]
+            if days and not any(a <= d <= b for d in days for a, b in spans):
+                out.append(found.group(0))
+    return out
+
+
 QUALIFIED_WEEKDAY_RE = re.compile(rf"\b(?:[a-z]+-free|kid-?less|child-?less|quiet|spare|empty|non-[a-z]+)\s+"
                                   rf"{WEEKDAY_FULL_RE}s?\b", re.I)
 """"my next kid-free saturday", "the next quiet friday": a weekday picked by a condition the
@@ -924,6 +959,7 @@ def _uncovered(text: str, phrases: list[Phrase], refs: list[EventRef], resolutio
     out += [m.group(0) for m in COUNTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in POINTED_WEEKDAY_RE.finditer(text)]
     out += [m.group(0) for m in QUALIFIED_WEEKDAY_RE.finditer(text)]
+    out += _weekdays_while_away(text, resolution)
     out += [m.group(0) for m in YEAR_AFTER_RE.finditer(text) if not any(a <= m.start() < b for a, b in spans)
             and any(0 <= m.start() - e.end_index <= 2 for e in resolution.expressions)]
     out += [m.group(0) for m in ORDINAL_WEEKDAYS_RE.finditer(text)]
@@ -1268,7 +1304,8 @@ def read_request(text: str, resolution: Resolution, calendar: list[Event],
         free_time_asked=bool(FREE_TIME_RE.search(text)), same_time=bool(SAME_TIME_RE.search(text)),
         uncovered_date_words=_uncovered(text, phrases, refs, resolution), clean_binding=clean,
         other_event_anchors=[(m.start(), m.end()) for m in OTHER_EVENT_ANCHOR_RE.finditer(text)
-                             if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])],
+                             if not REMINDER_BEFORE_RE.search(text[max(0, m.start() - 30):m.start()])]
+        + [(m.start(), m.end()) for m in SAME_DAY_AS_RE.finditer(text)],
         pinned_end=bool(PIN_END_RE.search(text)), pinned_start=bool(PIN_START_RE.search(text)),
         same_length=bool(SAME_LENGTH_RE.search(text)), reminders=reminders, owners=owners,
         calendars=list(calendars))

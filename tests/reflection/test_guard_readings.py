@@ -2405,3 +2405,29 @@ def test_a_name_in_a_list_that_also_moves_is_no_delete_left_undone() -> None:
                     create(title="Dinner w/ the Silvas", start="2026-03-06T20:00:00", end="2026-03-06T22:00:00"),
                     _delete("ev_ingles"), calendar=cal)
     assert not [e for e in verdict.errors if e.type == "event_id"]
+
+
+# -------------------------------------------------------------------- the same day, while it's on, nye (h48)
+def test_the_same_day_as_another_event_places_the_move_even_in_a_reminders_title() -> None:
+    cal = CAL + [ev("ev_bill", "Water bill reminder", "2026-03-04T09:00:00-08:00", "2026-03-04T09:15:00-08:00")]
+    verdict = judge("end of the month family budget meeting 8pm. and move the water bill reminder to the same day",
+                    create(title="Family budget meeting", start="2026-03-31T20:00:00", end="2026-03-31T21:00:00"),
+                    update("ev_bill", start="2026-03-31T09:00:00", end="2026-03-31T09:15:00"), calendar=cal)
+    assert not verdict.errors
+
+
+def test_a_weekday_while_a_span_is_on_is_one_of_its_days() -> None:
+    """Said on Monday March 2: the coming Wednesday is before the span, so "wednesday swim while
+    its on" is March 11's (17:30 PDT, 00:30 UTC the next day)."""
+    verdict = judge("kids off from sat 7 march to tue 17 march, back wed 18th. skip wednesday swim while its on",
+                    _delete("ev_swim_20260312T003000Z"))
+    assert not verdict.errors
+
+
+def test_nye_is_the_night_it_names_even_in_the_title() -> None:
+    case = {"id": "t", "user_message": "nye bbq at the beach 6pm til late, and cancel book club on new years day",
+            "now": "2026-12-28T15:00:00", "timezone": LA, "home_address": "1 Elm St", "calendar": CAL,
+            "tool_calls": [create(title="NYE BBQ at the beach", start="2026-12-31T18:00:00",
+                                  end="2026-12-31T23:30:00")]}
+    verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
+    assert not [e for e in verdict.errors if e.type in ("date", "time")]
