@@ -499,6 +499,11 @@ def check_series_scope(ctx: CheckContext) -> None:
             continue
         mentions = ctx.reading.mentions_of(key)
         scopes = {m.scope for m in mentions} or {ctx.reading.scope}
+        if scopes <= {"unknown", None} and len({m.ref.best for m in ctx.reading.mentions}) == 1 \
+                and ctx.reading.scope not in (None, "unknown"):
+            # "is jack's footy still tuesday? if so make it 5pm from now on": the one event the
+            # message names, its scope said in the next sentence
+            scopes = {ctx.reading.scope}
         scope = scopes.pop() if len(scopes) == 1 else "unknown"
         if len(writes) > 1 and len(stated_scopes(ctx.reading.text)) > 1:
             scope = "unknown"  # one series changed twice, the clauses stating two scopes: whose is which
@@ -574,7 +579,10 @@ def check_held_back(ctx: CheckContext) -> None:
     for write in ctx.writes:
         if write.kind == "create" or write.failed or ctx.is_flagged(write):
             continue
-        mentions = ctx.reading.mentions_of(ctx.series_key(write.event_id))
+        key = ctx.series_key(write.event_id)
+        # the names that are this event's best reading ("cancel u10 netball, the u12 one is still
+        # on": "u10 netball" may also mean U12, but names U10)
+        mentions = [m for m in ctx.reading.mentions_of(key) if m.ref.best == key]
         if not mentions or not all(m.held is not None and m.certain for m in mentions):
             continue
         held = mentions[0].held
@@ -750,10 +758,22 @@ def check_all_parts_done(ctx: CheckContext) -> None:
     if ctx.writes and not creates and _asks_to_create(ctx):
         for write in ctx.writes:
             ctx.unsure(write, "the message also asks for a new event and no call created one")
+    counted = _counted(ctx.reading.text)
+    changed = [w for w in ctx.writes if w.kind != "create" and not w.failed]
+    if changed and not creates and counted > len(changed):
+        for write in ctx.writes:  # "cancel all 3 of this week's hockey practices", two deleted
+            ctx.unsure(write, f"the message counts {counted} events and the calls change {len(changed)}")
+    if ctx.writes and not creates and RENAME_ASKED_RE.search(ctx.reading.text) and \
+            not any("title" in w.input for w in ctx.writes if w.kind == "update"):
+        for write in ctx.writes:  # "rename it 'nurse - jabs' and make it 2:40pm", moved, not renamed
+            ctx.unsure(write, "the message asks for a new name and no call gives one")
     days = _target_days(ctx)
     if creates and not written and len(days) > len(creates):
         for write in creates:
             ctx.unsure(write, f"the message names {len(days)} days and {len(creates)} event(s) were created")
+
+
+RENAME_ASKED_RE = re.compile(r"\b(?:rename|re-name|retitle|call\s+it|change\s+the\s+(?:name|title))\b", re.I)
 
 
 def _asks_to_create(ctx: CheckContext) -> bool:

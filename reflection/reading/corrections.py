@@ -19,7 +19,7 @@ from reflection.dates.resolver import Resolution
 from reflection.reading.request import FOLLOWING_RE, MOVE_RE, OCCURRENCE_RE, SERIES_RE
 
 CORRECTION_RE = re.compile(
-    r"\s*(?:,|\.\.\.|\u2026|\s-\s|\s\u2013\s|\s\u2014\s|\u2014)\s*"
+    r"\s*(?:,|\.\.\.|\u2026|\s-\s|\s\u2013\s|\s\u2014\s|\u2014|(?<=\d)(?=\s+sorry\s*,?\s*\d))\s*"
     r"(?:actually\s*,?\s*)?(?:no+\s*,?\s*wait|wait\s*,?\s*no+|actually\s*,?\s*no+|no+\s*,?\s*actually|no+\s*,?\s*sorry|"
     r"sorry\s*,?\s*(?:no+|i\s+mean[t]?)|oops\s*,?\s*(?:i\s+mean[t]?)?|i\s+mean[t]?|scratch\s+that|"
     r"make\s+that|or\s+rather|correction|"
@@ -99,8 +99,16 @@ def _withdrawn_when(text: str, start: int, end: int, replacement: str,
         last = max(timed, key=lambda e: e.end_index)
         clock = _TRAILING_CLOCK_RE.search(text, last.start_index, last.end_index)
         return (clock.start(), end) if clock is not None else None  # "tuesday at 5": its time
-    if not any(e.kind in _WHEN_KINDS for e in resolve(replacement).expressions):
+    replaced = [e for e in resolve(replacement).expressions if e.kind in _WHEN_KINDS]
+    if not replaced:
         return None  # "at 7, make that 2 hours": a length, not another time
+    first = min(replaced, key=lambda e: e.start_index)
+    if first.kind == "time" and not replacement[:first.start_index].strip() and before:
+        last = max(before, key=lambda e: e.end_index)  # "monday at 3 sorry 4pm": its time alone
+        clock = _TRAILING_CLOCK_RE.search(text, last.start_index, last.end_index) \
+            if last.kind == "datetime" else None
+        if clock is not None:
+            return clock.start(), end
     word = _LAST_DAY_WORD_RE.search(text, start, end)  # "wed", "sat": read only beside a date
     if word is not None and (not before or word.start() >= max(e.end_index for e in before)):
         return word.start(1), end

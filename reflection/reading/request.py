@@ -488,9 +488,17 @@ later" still asks for the move); "not the dentist, the orthodontist" (named only
 no part of a list, and no change to it proven wrong from these words)."""
 
 
+STILL_ON_AFTER_RE = re.compile(r"^[\w'\u2019 -]*?\s(?:is|are|['\u2019]s|['\u2019]re)\s+"
+                               r"(?:still\s+(?:on|happening|going\s+ahead)|not\s+cancel+ed)\b"
+                               r"|^[\w'\u2019 -]*?\sstays?\s+(?:on|as\s+is)\b", re.I)
+""""the u12 one is still on", "swim stays as is": named to say it is not cancelled."""
+
+
 def held_back(text: str, start: int, end: int) -> str | None:
     """"don't move piano": the change said not to be made to the event named at `text[start:end]`
     (the words of its name may begin with them: "dont" is no stop word)."""
+    if STILL_ON_AFTER_RE.search(text[start:end + 25]):
+        return "delete"  # "cancel u10 netball, the u12 one is still on" (its words may run into the name)
     window = text[max(0, start - 40):end]
     found = [m for m in HELD_BACK_RE.finditer(window) if m.end() < len(window)
              and (m.end() >= len(window) - (end - start) or not window[m.end():len(window) - (end - start)].strip())]

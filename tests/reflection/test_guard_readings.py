@@ -2431,3 +2431,40 @@ def test_nye_is_the_night_it_names_even_in_the_title() -> None:
                                   end="2026-12-31T23:30:00")]}
     verdict = Guard(mode="symbolic").judge(case_from_json(case)).verdict
     assert not [e for e in verdict.errors if e.type in ("date", "time")]
+
+
+# -------------------------------------------------------------------- still on, renames, sorry, counts, scope (h46-h49)
+def test_an_event_said_to_be_still_on_is_proven_wrong_to_delete() -> None:
+    cal = [ev("ev_u10", "U10 netball - Isla", "2026-03-07T09:00:00-08:00", "2026-03-07T10:00:00-08:00"),
+           ev("ev_u12", "U12 netball - Ruby", "2026-03-07T09:00:00-08:00", "2026-03-07T10:00:00-08:00")]
+    message = "cancel u10 netball on saturday, the u12 one is still on"
+    assert [e.type for e in judge(message, _delete("ev_u12"), calendar=cal).errors] == ["other"]
+    assert not judge(message, _delete("ev_u10"), calendar=cal).errors
+
+
+def test_a_rename_asked_and_not_made_leaves_the_change_unverified() -> None:
+    verdict = judge("the team lunch tuesday is actually the offsite. rename it 'offsite' and make it 1pm",
+                    update("ev_lunch", start="2026-03-03T13:00:00", end="2026-03-03T14:00:00"))
+    assert verdict.valid and verdict.llm_needed
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-03-06T16:00:00", False), ("2026-03-06T15:00:00", True)],
+                         ids=["4pm", "3pm"])
+def test_a_clock_taken_back_with_sorry_between_two_clocks_keeps_the_day(start: str, wrong: bool) -> None:
+    end = (datetime.fromisoformat(start) + timedelta(hours=1)).isoformat()
+    verdict = judge("can u put the boiler service in for friday at 3 sorry 4pm, he said it takes about an hour",
+                    create(title="Boiler service", start=start, end=end))
+    assert bool(verdict.errors) is wrong
+    if wrong:
+        assert [e.type for e in verdict.errors] == ["time"]
+
+
+def test_fewer_changes_than_the_message_counts_are_not_verified() -> None:
+    verdict = judge("cancel all 3 of this week's swims, coach is away", _delete("ev_swim_20260305T013000Z"))
+    assert verdict.llm_needed
+
+
+def test_a_scope_said_in_the_next_sentence_is_the_one_events() -> None:
+    verdict = judge("is swim still wednesday? if so make it 6pm from now on",
+                    update("ev_swim_20260305T013000Z", start="2026-03-04T18:00:00", end="2026-03-04T19:00:00"))
+    assert [e.type for e in verdict.errors] == ["other"]
