@@ -101,8 +101,9 @@ def _event_day(event: Event, tz: ZoneInfo) -> date:
 
 
 _CLOCK_RE = re.compile(r"\d\s*(?:am|pm|a\.m\.|p\.m\.|[ap]\b|h\b|:\d\d)|\d\s*(?:-|–|to|until|till)\s*\d|"
-                       r"\b(?:noon|midday|midnight)\b", re.I)
-"""A clock time in a range's words ("3-6pm", "9:30 to 11"): its start is that time. Without
+                       r"\b(?:noon|midday|midnight)\b|\b(?:thirty|fifteen|forty[\s-]?five|o['\u2019]?clock|half\s+past|"
+                       r"quarter\s+(?:past|to))\s*(?:-|–|to|until|till|til)\s*\d", re.I)
+"""A clock time in a range's words ("3-6pm", "9:30 to 11", "ten thirty till 12"): its start is that time. Without
 one ("nov 22 afternoon", "sunday morning") the range is a window the start may fall anywhere in;
 the date's own digits do not make it a clock time."""
 

@@ -2468,3 +2468,13 @@ def test_a_scope_said_in_the_next_sentence_is_the_one_events() -> None:
     verdict = judge("is swim still wednesday? if so make it 6pm from now on",
                     update("ev_swim_20260305T013000Z", start="2026-03-04T18:00:00", end="2026-03-04T19:00:00"))
     assert [e.type for e in verdict.errors] == ["other"]
+
+
+@pytest.mark.parametrize("start, wrong", [("2026-03-08T10:30:00", False), ("2026-03-09T10:30:00", True)],
+                         ids=["sunday", "monday"])
+def test_a_spoken_clock_range_starts_at_its_clock_not_anywhere_in_it(start: str, wrong: bool) -> None:
+    """"sunday ten thirty till 12": its start is 10:30 (or 22:30), not any time up to noon the
+    next day, which a reading of 22:30 to 12 would span."""
+    end = (datetime.fromisoformat(start) + timedelta(minutes=90)).isoformat()
+    verdict = judge("egg hunt at nans sunday ten thirty till 12", create(title="Egg hunt", start=start, end=end))
+    assert bool(verdict.errors) is wrong
