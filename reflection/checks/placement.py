@@ -18,7 +18,7 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
 from reflection.checks.context import CheckContext, WriteCall
-from reflection.reading.request import ENDED_WORDS, Mention
+from reflection.reading.request import ENDED_WORDS, Mention, sentence_at
 from reflection.wording import describe_when
 from tools.calendar.occurrences import occurrences
 
@@ -111,18 +111,13 @@ def _bare_relations(ctx: CheckContext) -> list[Relation]:
     return out
 
 
-_SENTENCE_END_RE = re.compile(r"[.;!?\n]")
 _TITLE_WORD_RE = re.compile(r"[a-z]{3,}")
 
 
 def _titled_beside(ctx: CheckContext, write: WriteCall, relation: Relation) -> bool:
     """A new event is what a bare relation places only when a word of its title is said in the
     relation's own sentence ("after yoga tonight i need a grocery run")."""
-    text = ctx.reading.text
-    ends = [m.start() for m in _SENTENCE_END_RE.finditer(text)]
-    start = max((e for e in ends if e < relation.start), default=-1) + 1
-    end = min((e for e in ends if e >= relation.start), default=len(text))
-    sentence = text[start:end].casefold()
+    sentence = ctx.reading.text[slice(*sentence_at(ctx.reading.text, relation.start))].casefold()
     title = str(write.written("title") or "").casefold()
     return any(re.search(rf"\b{word}", sentence) for word in _TITLE_WORD_RE.findall(title))
 

@@ -763,7 +763,7 @@ def check_all_parts_done(ctx: CheckContext) -> None:
     if changed and not creates and counted > len(changed):
         for write in ctx.writes:  # "cancel all 3 of this week's hockey practices", two deleted
             ctx.unsure(write, f"the message counts {counted} events and the calls change {len(changed)}")
-    if ctx.writes and not creates and RENAME_ASKED_RE.search(ctx.reading.text) and \
+    if ctx.writes and not creates and "rename" in ctx.reading.verbs and \
             not any("title" in w.input for w in ctx.writes if w.kind == "update"):
         for write in ctx.writes:  # "rename it 'nurse - jabs' and make it 2:40pm", moved, not renamed
             ctx.unsure(write, "the message asks for a new name and no call gives one")
@@ -771,9 +771,6 @@ def check_all_parts_done(ctx: CheckContext) -> None:
     if creates and not written and len(days) > len(creates):
         for write in creates:
             ctx.unsure(write, f"the message names {len(days)} days and {len(creates)} event(s) were created")
-
-
-RENAME_ASKED_RE = re.compile(r"\b(?:rename|re-name|retitle|call\s+it|change\s+the\s+(?:name|title))\b", re.I)
 
 
 def _asks_to_create(ctx: CheckContext) -> bool:

@@ -67,7 +67,7 @@ MOVE_RE = re.compile(r"(?:->|\u2192|=>)|\b(move[ds]?|moving|reschedul\w*|shift\w
                      r"(?:push|move|bump|put|set|shift|slide|nudge|pull)\w*(?:\s+\w+){0,3}\s+(?:back|forward)|"
                      r"(?:is|are|['\u2019]s)\s+now|rebook|can\s+we\s+do)\b", re.I)
 SWAP_RE = re.compile(r"\b(swap\w*|switch\s+(?!to\b)|trade|flip|exchange)\b", re.I)
-RENAME_RE = re.compile(r"\b(rename\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b", re.I)
+RENAME_RE = re.compile(r"\b(re-?name\w*|call\s+it|retitle|change\s+the\s+(?:name|title))\b", re.I)
 OCCURRENCE_RE = re.compile(
     r"\b(just|only)\s+(?:this|that|the|next|tomorrow|today|tonight|on|for|one|once)\b|"
     r"\b(?:this|next|that)\s+week'?s\b|\b(?:tomorrow|today|tonight)'?s\b|\bthis\s+(?:one|time)\b|"
@@ -599,6 +599,17 @@ OPENING_HOURS_BEFORE_RE = re.compile(
 (not "the signup opens at midnight", where the opening is the event)."""
 
 
+_SENTENCE_STOP_RE = re.compile(r"[.;!?\n]")
+
+
+def sentence_at(text: str, index: int) -> tuple[int, int]:
+    """The bounds of the sentence holding `text[index]`: from after the stop before it to the
+    stop at or after it (a full stop, ";", "!", "?" or a new line)."""
+    before = [m.end() for m in _SENTENCE_STOP_RE.finditer(text, 0, index)]
+    after = _SENTENCE_STOP_RE.search(text, index)
+    return (before[-1] if before else 0), (after.start() if after else len(text))
+
+
 HAVE_ON_RE = re.compile(r"\b(?:i['\u2019]?ve\s+got|i\s+have\s+got|ive\s+got|i\s+have|i\s+got|we['\u2019]?ve\s+got|"
                         r"weve\s+got|we\s+have|we\s+got|there['\u2019]?s|theres|there\s+(?:is|are))\b", re.I)
 ASKS_IN_SENTENCE_RE = re.compile(r"\b(?:pls|please|plz|can\s+you|can\s+u|could\s+you|could\s+u|add|put|book|"
@@ -619,7 +630,7 @@ def _role(text: str, start: int, end: int, later_targets: bool, later_move_targe
         return "negated"
     if OPENING_HOURS_BEFORE_RE.search(before):
         return "current"  # "the shop opens at 10": when a place is open, not where the event goes
-    sentence = re.split(r"[.;!?\n]", text[:start])[-1] + re.split(r"[.;!?\n]", text[start:])[0]
+    sentence = text[slice(*sentence_at(text, start))]
     if HAVE_ON_RE.search(sentence) and not MOVE_RE.search(sentence) and not ASKS_IN_SENTENCE_RE.search(sentence) \
             and later_move_target:
         return "current"  # "tmrw ive got the vet at 9 and yoga at 6. ... move that one to friday"
@@ -809,8 +820,7 @@ def _weekdays_while_away(text: str, resolution: Resolution) -> list[str]:
             spans += [(as_date(a.start), as_date(b.start)) for a in first.candidates for b in last.candidates]
     out: list[str] = []
     for found in WHILE_ON_RE.finditer(text):
-        clause = re.split(r"[.;!?\n]", text[:found.start()])[-1]
-        begin = found.start() - len(clause)
+        begin = sentence_at(text, found.start())[0]
         for expr in resolution.expressions:
             if expr.kind != "date" or not begin <= expr.start_index < found.start():
                 continue
